@@ -1,0 +1,174 @@
+// gridsample: the ONNX GridSample operator (opsets 16, 20, 22) for every rank, mode, padding
+// and tensor type.
+//
+// Contract
+// - Memory: every tensor is a view over caller-owned, dense, row-major memory. GridSample
+//   allocates only internal scratch (freed before it returns) and never keeps a pointer after
+//   it returns.
+// - Aliasing: y must not overlap x or grid.
+// - Threads: GridSample may use up to Options::num_threads worker threads from a persistent
+//   pool shared by all calls; it returns only when all work is done. Concurrent calls from
+//   several threads are safe (they share the pool). Results do not depend on the thread count.
+// - Errors: nothing throws across this API and no input aborts the process. A bad argument
+//   yields a Status whose message names the argument and the offending value; y is then left
+//   untouched.
+// - Semantics: ../shared/NOTES.md of the project; in short, grid[..., 0] indexes the innermost
+//   (width) axis, nearest rounds half to even, cubic uses A = -0.75, non-finite grid
+//   coordinates give NaN (0 for integer/bool outputs, "" for strings).
+#ifndef GRIDSAMPLE_GRIDSAMPLE_H_
+#define GRIDSAMPLE_GRIDSAMPLE_H_
+
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace gridsample {
+
+// Element type of a tensor. float16/bfloat16 are stored as uint16_t bits, bool as one byte
+// (nonzero is true), complex64/complex128 as std::complex<float/double>, string as std::string.
+enum class DType {
+#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Kind) k##Enum,
+#include "gridsample/dtypes.inc"
+};
+
+// Interpolation mode. The opset-16 names bilinear/bicubic map to kLinear/kCubic.
+enum class Mode { kLinear, kNearest, kCubic };
+
+// How taps outside the input are resolved.
+enum class Padding { kZeros, kBorder, kReflection };
+
+// The ONNX attributes plus the degree of parallelism.
+struct Options {
+  Mode mode = Mode::kLinear;
+  Padding padding = Padding::kZeros;
+  bool align_corners = false;
+  int num_threads = 0;  // 0 = all hardware threads; 1 = only the calling thread.
+};
+
+// A read-only view of a dense row-major tensor. `shape` points at `rank` extents.
+struct TensorView {
+  DType dtype;
+  const void* data;
+  const int64_t* shape;
+  size_t rank;
+};
+
+// A writable view of a dense row-major tensor (the output).
+struct MutableTensorView {
+  DType dtype;
+  void* data;
+  const int64_t* shape;
+  size_t rank;
+};
+
+// What went wrong, so that bindings can map it to their own error classes (e.g. JS TypeError
+// for a type mismatch, RangeError for a bad shape or value).
+enum class StatusCode {
+  kOk = 0,
+  kInvalidArgument,  // a bad shape, rank, attribute value or null pointer
+  kTypeMismatch,     // a dtype that is not allowed where it was given
+  kUnsupported,      // a valid combination the operator does not define (string with linear)
+  kOutOfRange,       // a size that overflows int64/size_t or memory that cannot be allocated
+};
+
+// The result of a call: ok(), or a code and a message naming the argument and the value.
+class Status {
+ public:
+  Status() = default;  // ok
+  Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
+  static Status Ok() { return Status(); }
+
+  bool ok() const { return code_ == StatusCode::kOk; }
+  StatusCode code() const { return code_; }
+  // Empty when ok().
+  const std::string& message() const { return message_; }
+
+ private:
+  StatusCode code_ = StatusCode::kOk;
+  std::string message_;
+};
+
+// The ONNX/onnxruntime-web name of a dtype ("float32", "bfloat16", "string", ...); "unknown"
+// for a value outside the enum.
+const char* DTypeName(DType dtype);
+
+// Bytes of one element in memory (sizeof(std::string) for kString); 0 for an unknown value.
+size_t DTypeSize(DType dtype);
+
+// Parses an ONNX/onnxruntime-web dtype name ("float32", "float16", "bool", ...).
+Status ParseDType(std::string_view name, DType* dtype);
+
+// Parses the ONNX `mode` attribute: linear|bilinear|nearest|cubic|bicubic (case-sensitive, as
+// ONNX spells them).
+Status ParseMode(std::string_view onnx_name, Mode* mode);
+
+// Parses the ONNX `padding_mode` attribute: zeros|border|reflection.
+Status ParsePadding(std::string_view onnx_name, Padding* padding);
+
+// Y's shape for X of shape (N, C, D1..Dr) and grid of shape (N, D1_out..Dr_out, r):
+// (N, C, D1_out..Dr_out). Validates ranks, the grid's last extent, N, negative extents, empty
+// input axes with a non-empty output, and that the element counts fit in int64 and size_t.
+Status OutputShape(const int64_t* x_shape, size_t x_rank, const int64_t* grid_shape,
+                   size_t grid_rank, std::vector<int64_t>* y_shape);
+
+// Computes Y = GridSample(X, grid) into y, which must already have OutputShape's shape and X's
+// dtype. grid must be float32, float64, float16 or bfloat16. kString X supports kNearest only
+// (kUnsupported otherwise). Any X dtype goes with any grid dtype.
+Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
+                  const Options& options = {});
+
+// The DType whose Storage is T, for the typed overload below. float16/bfloat16 have no C++
+// type of their own here (they are uint16_t bits): use the view-based GridSample for them.
+template <typename T>
+struct DTypeOf;
+#define GRIDSAMPLE_DTYPE_OF(T, Enum) \
+  template <>                        \
+  struct DTypeOf<T> : std::integral_constant<DType, DType::k##Enum> {};
+GRIDSAMPLE_DTYPE_OF(float, Float32)
+GRIDSAMPLE_DTYPE_OF(double, Float64)
+GRIDSAMPLE_DTYPE_OF(int8_t, Int8)
+GRIDSAMPLE_DTYPE_OF(int16_t, Int16)
+GRIDSAMPLE_DTYPE_OF(int32_t, Int32)
+GRIDSAMPLE_DTYPE_OF(int64_t, Int64)
+GRIDSAMPLE_DTYPE_OF(uint8_t, UInt8)
+GRIDSAMPLE_DTYPE_OF(uint16_t, UInt16)
+GRIDSAMPLE_DTYPE_OF(uint32_t, UInt32)
+GRIDSAMPLE_DTYPE_OF(uint64_t, UInt64)
+GRIDSAMPLE_DTYPE_OF(std::complex<float>, Complex64)
+GRIDSAMPLE_DTYPE_OF(std::complex<double>, Complex128)
+GRIDSAMPLE_DTYPE_OF(std::string, String)
+#undef GRIDSAMPLE_DTYPE_OF
+
+// Typed convenience: computes the output shape, resizes *y and runs GridSample. T is X's element
+// type (see DTypeOf), G the grid's (float or double).
+template <typename T, typename G>
+Status GridSample(const T* x, const std::vector<int64_t>& x_shape, const G* grid,
+                  const std::vector<int64_t>& grid_shape, std::vector<int64_t>* y_shape,
+                  std::vector<T>* y, const Options& options = {}) {
+  static_assert(!std::is_same<T, bool>::value,
+                "std::vector<bool> is packed: pass bool tensors as bytes through the view API");
+  std::vector<int64_t> shape;
+  Status status =
+      OutputShape(x_shape.data(), x_shape.size(), grid_shape.data(), grid_shape.size(), &shape);
+  if (!status.ok()) return status;
+  size_t count = 1;
+  for (int64_t extent : shape) count *= static_cast<size_t>(extent);  // checked by OutputShape
+  std::vector<T> out(count);
+  status = GridSample(TensorView{DTypeOf<T>::value, x, x_shape.data(), x_shape.size()},
+                      TensorView{DTypeOf<G>::value, grid, grid_shape.data(), grid_shape.size()},
+                      MutableTensorView{DTypeOf<T>::value, out.data(), shape.data(), shape.size()},
+                      options);
+  if (!status.ok()) return status;
+  *y = std::move(out);
+  *y_shape = std::move(shape);
+  return status;
+}
+
+}  // namespace gridsample
+
+#endif  // GRIDSAMPLE_GRIDSAMPLE_H_
