@@ -118,7 +118,9 @@ Status OutputShape(const int64_t* x_shape, size_t x_rank, const int64_t* grid_sh
 
 // Computes Y = GridSample(X, grid) into y, which must already have OutputShape's shape and X's
 // dtype. grid must be float32, float64, float16 or bfloat16. kString X supports kNearest only
-// (kUnsupported otherwise). Any X dtype goes with any grid dtype.
+// (kUnsupported otherwise). Any X dtype goes with any grid dtype. Linear and cubic read
+// 2^r and 4^r input elements per output element: beyond 16384 of them (cubic with more than
+// 7 spatial axes, linear with more than 14) the call is refused as kUnsupported.
 Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
                   const Options& options = {});
 

@@ -1,0 +1,85 @@
+// The public entry points: names, parsing, and GridSample = validate → sampler.
+#include <string>
+#include <string_view>
+
+#include "convert.h"
+#include "gridsample/gridsample.h"
+#include "sampler.h"
+#include "validate.h"
+
+namespace gridsample {
+
+const char* DTypeName(DType dtype) {
+  switch (dtype) {
+#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Kind) \
+  case DType::k##Enum:                                       \
+    return name;
+#include "gridsample/dtypes.inc"
+  }
+  return "unknown";
+}
+
+size_t DTypeSize(DType dtype) {
+  switch (dtype) {
+#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Kind) \
+  case DType::k##Enum:                                       \
+    return sizeof(Storage);
+#include "gridsample/dtypes.inc"
+  }
+  return 0;
+}
+
+Status ParseDType(std::string_view name, DType* dtype) {
+#define GRIDSAMPLE_DTYPE(Enum, spelling, Storage, Compute, Kind) \
+  if (name == spelling) {                                        \
+    *dtype = DType::k##Enum;                                     \
+    return Status::Ok();                                         \
+  }
+#include "gridsample/dtypes.inc"
+  std::string known;
+#define GRIDSAMPLE_DTYPE(Enum, spelling, Storage, Compute, Kind) \
+  known += known.empty() ? spelling : std::string(", ") + spelling;
+#include "gridsample/dtypes.inc"
+  return Status(StatusCode::kInvalidArgument,
+                "dtype: unknown name \"" + std::string(name) + "\"; expected one of " + known);
+}
+
+Status ParseMode(std::string_view onnx_name, Mode* mode) {
+  if (onnx_name == "linear" || onnx_name == "bilinear") {
+    *mode = Mode::kLinear;
+  } else if (onnx_name == "nearest") {
+    *mode = Mode::kNearest;
+  } else if (onnx_name == "cubic" || onnx_name == "bicubic") {
+    *mode = Mode::kCubic;
+  } else {
+    return Status(StatusCode::kInvalidArgument,
+                  "mode: unknown value \"" + std::string(onnx_name) +
+                      "\"; expected linear, nearest, cubic, bilinear or bicubic");
+  }
+  return Status::Ok();
+}
+
+Status ParsePadding(std::string_view onnx_name, Padding* padding) {
+  if (onnx_name == "zeros") {
+    *padding = Padding::kZeros;
+  } else if (onnx_name == "border") {
+    *padding = Padding::kBorder;
+  } else if (onnx_name == "reflection") {
+    *padding = Padding::kReflection;
+  } else {
+    return Status(StatusCode::kInvalidArgument,
+                  "padding_mode: unknown value \"" + std::string(onnx_name) +
+                      "\"; expected zeros, border or reflection");
+  }
+  return Status::Ok();
+}
+
+Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
+                  const Options& options) {
+  Problem problem;
+  Status status = Validate(x, grid, y, options, &problem);
+  if (!status.ok()) return status;
+  return RunSampler(problem, x, grid, y, options);
+}
+
+}  // namespace gridsample

@@ -1,0 +1,158 @@
+// Coordinate math of the fast path, in one place: unnormalise a grid value, resolve padding
+// (clamp, reflect) and turn a coordinate into the integer taps and weights of one axis.
+// Semantics: ../shared/NOTES.md. The reference (reference.cc) derives the same results with
+// code of its own, so that each checks the other.
+#ifndef GRIDSAMPLE_SRC_COORDS_H_
+#define GRIDSAMPLE_SRC_COORDS_H_
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "gridsample/gridsample.h"
+
+namespace gridsample {
+
+// Tap offsets below zero mark taps that contribute no input element.
+inline constexpr int64_t kZeroTap = -1;  // outside the input under zeros padding: contributes 0
+inline constexpr int64_t kNaNTap = -2;   // the grid coordinate was not finite: the output is NaN
+
+// Taps per axis for each mode: nearest 1, linear 2, cubic 4.
+inline constexpr int TapsPerAxis(Mode mode) {
+  return mode == Mode::kNearest ? 1 : mode == Mode::kLinear ? 2 : 4;
+}
+
+// A type with more exponent range than T, for coordinates whose unnormalisation overflows T
+// (a float32 grid value near 3e38 times the axis size). Where long double is no wider than
+// double, such float64 coordinates saturate to ±inf and resolve as the far edge.
+template <typename T>
+using Wider = typename std::conditional<std::is_same<T, float>::value, double, long double>::type;
+
+// Pixel coordinate of normalised grid value g on an axis of `size` elements, in T, with the
+// operation order of NOTES.md (no FMA contraction: see CMakeLists.txt).
+template <typename T>
+T Unnormalize(T g, int64_t size, bool align_corners) {
+  const T s = static_cast<T>(size);
+  return align_corners ? (g + T(1)) / T(2) * (s - T(1)) : ((g + T(1)) * s - T(1)) / T(2);
+}
+
+// Reflects coordinate p into [0, size-1]: about 0 and size-1 (align_corners) or about -0.5
+// and size-0.5, as often as needed, then clamps. O(1) and exact for any finite p: the period
+// is removed with fmod (exact) before the half-pixel shift, which would round for huge p.
+template <typename T>
+T Reflect(T p, int64_t size, bool align_corners) {
+  const T last = static_cast<T>(size - 1);
+  if (align_corners) {
+    if (size == 1) return T(0);
+    const T period = T(2) * last;
+    T q = std::fmod(std::fabs(p), period);
+    if (q > last) q = period - q;
+    return std::min(std::max(q, T(0)), last);
+  }
+  const T width = static_cast<T>(size);
+  const T period = T(2) * width;
+  T u = std::fabs(std::fmod(p, period) + T(0.5));  // distance from the -0.5 mirror
+  u = std::fmod(u, period);
+  if (u > width) u = period - u;
+  return std::min(std::max(u - T(0.5), T(0)), last);
+}
+
+// Cubic convolution weight (A = -0.75) at distance t from a tap.
+template <typename W>
+W CubicWeight(W t) {
+  constexpr W kA = W(-0.75);
+  t = std::fabs(t);
+  if (t <= W(1)) return ((kA + W(2)) * t - (kA + W(3))) * t * t + W(1);
+  if (t < W(2)) return ((kA * t - W(5) * kA) * t + W(8) * kA) * t - W(4) * kA;
+  return W(0);
+}
+
+// The taps of one axis for one output location.
+//   offsets[j]  the tap's index along the axis times `stride`, or kZeroTap.
+//   weights[j]  the tap's weight, in W (the grid's compute type).
+// p is the unnormalised coordinate in T (the grid's compute type, or Wider of it after an
+// overflow); W is the grid's compute type.
+template <typename T, typename W>
+void AxisTaps(T p, int64_t size, int64_t stride, const Options& options, int64_t* offsets,
+              W* weights) {
+  const T last = static_cast<T>(size - 1);
+  // A tap index t in [0, size) is kept; any other is zero padding (only reachable under zeros).
+  auto emit = [&](int j, T index, W weight) {
+    const bool inside = index >= T(0) && index <= last;
+    offsets[j] = inside ? static_cast<int64_t>(index) * stride : kZeroTap;
+    weights[j] = weight;
+  };
+  // Keeps far-away coordinates convertible to int64 under zeros padding; every tap of a
+  // coordinate this far out is outside, so the clamp changes no result.
+  auto clamp_far = [&](T q) { return std::min(std::max(q, T(-8)), last + T(8)); };
+
+  switch (options.mode) {
+    case Mode::kNearest: {
+      // Round half to even first, then pad (NOTES.md).
+      T r = std::nearbyint(p);
+      if (options.padding == Padding::kBorder) r = std::min(std::max(r, T(0)), last);
+      if (options.padding == Padding::kReflection) r = Reflect(r, size, options.align_corners);
+      emit(0, clamp_far(r), W(1));
+      return;
+    }
+    case Mode::kLinear: {
+      if (options.padding == Padding::kBorder) p = std::min(std::max(p, T(0)), last);
+      if (options.padding == Padding::kReflection) p = Reflect(p, size, options.align_corners);
+      p = clamp_far(p);
+      const T x0 = std::floor(p);
+      const W t = static_cast<W>(p - x0);
+      emit(0, x0, W(1) - t);
+      emit(1, x0 + T(1), t);
+      return;
+    }
+    case Mode::kCubic: {
+      // Each of the four integer taps is padded on its own; p itself is not clamped.
+      T x0 = std::floor(p);
+      const W t = static_cast<W>(p - x0);
+      if (options.padding == Padding::kReflection && size > 1) {
+        // Reflection is periodic in the tap index: move x0 near the origin first, exactly, so
+        // that x0-1..x0+2 stay distinct even where they would round together in T.
+        const T period = T(2) * (options.align_corners ? last : static_cast<T>(size));
+        x0 = std::fmod(x0, period);
+      }
+      if (options.padding == Padding::kZeros) x0 = clamp_far(x0);
+      const W tap_weights[4] = {CubicWeight(t + W(1)), CubicWeight(t), CubicWeight(W(1) - t),
+                                CubicWeight(W(2) - t)};
+      for (int j = 0; j < 4; ++j) {
+        T index = x0 + static_cast<T>(j - 1);
+        if (options.padding == Padding::kBorder) index = std::min(std::max(index, T(0)), last);
+        if (options.padding == Padding::kReflection) {
+          index = Reflect(index, size, options.align_corners);
+        }
+        emit(j, index, tap_weights[j]);
+      }
+      return;
+    }
+  }
+}
+
+// Taps of one axis for a location whose grid value g is not finite.
+template <typename W>
+void NaNTaps(int taps, int64_t* offsets, W* weights) {
+  for (int j = 0; j < taps; ++j) {
+    offsets[j] = kNaNTap;
+    weights[j] = W(0);
+  }
+}
+
+// Everything from the normalised grid value g (in W, the grid's compute type) to the taps of
+// one axis: non-finite values, unnormalisation (with the overflow fallback) and padding.
+template <typename W>
+void GridValueTaps(W g, int64_t size, int64_t stride, const Options& options,
+                   int64_t* offsets, W* weights) {
+  if (!std::isfinite(g)) return NaNTaps(TapsPerAxis(options.mode), offsets, weights);
+  const W p = Unnormalize(g, size, options.align_corners);
+  if (std::isfinite(p)) return AxisTaps(p, size, stride, options, offsets, weights);
+  using Wide = Wider<W>;
+  AxisTaps(Unnormalize(static_cast<Wide>(g), size, options.align_corners), size, stride,
+           options, offsets, weights);
+}
+
+}  // namespace gridsample
+
+#endif  // GRIDSAMPLE_SRC_COORDS_H_

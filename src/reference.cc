@@ -1,0 +1,183 @@
+// The oracle. Written straight from ../shared/NOTES.md, one output element at a time, with its
+// own coordinate code (a triangle-wave reflection, the cubic kernel as NOTES writes it) so that
+// it does not inherit a mistake of coords.h. Coordinates carry in long double once
+// unnormalised, which holds every float32/float64 value exactly.
+#include "reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "convert.h"
+#include "dispatch.h"
+#include "validate.h"
+
+namespace gridsample {
+namespace {
+
+using Long = long double;
+
+struct Tap {
+  int64_t index;  // along the axis; -1 when the tap falls outside under zeros padding
+  Long weight;    // rounded to the grid's compute type
+};
+
+// Folds p into [lo, hi] as a mirror at each end would, repeatedly (a triangle wave of period
+// 2 * (hi - lo)). The period is removed from p before lo is subtracted: for huge p, p - lo
+// would round.
+Long MirrorInto(Long p, Long lo, Long hi) {
+  const Long width = hi - lo;
+  if (width == 0) return lo;
+  Long d = std::fmod(std::fmod(p, 2 * width) - lo, 2 * width);
+  if (d < 0) d += 2 * width;
+  return lo + (width - std::fabs(d - width));
+}
+
+// NOTES.md's cubic convolution kernel with A = -0.75.
+Long CubicKernel(Long t) {
+  const Long a = -0.75L;
+  t = std::fabs(t);
+  if (t <= 1) return (a + 2) * t * t * t - (a + 3) * t * t + 1;
+  if (t < 2) return a * t * t * t - 5 * a * t * t + 8 * a * t - 4 * a;
+  return 0;
+}
+
+// The taps of one axis for finite grid value g, G being the grid's compute type.
+template <typename G>
+std::vector<Tap> AxisTaps(G g, int64_t size, const Options& options) {
+  const G s = static_cast<G>(size);
+  // Unnormalise in G, in NOTES.md's operation order; only if that overflows, in long double.
+  const G in_g = options.align_corners ? (g + G(1)) / G(2) * (s - G(1))
+                                       : ((g + G(1)) * s - G(1)) / G(2);
+  const Long ls = static_cast<Long>(size);
+  const Long p = std::isfinite(in_g) ? static_cast<Long>(in_g)
+                 : options.align_corners ? (Long(g) + 1) / 2 * (ls - 1)
+                                         : ((Long(g) + 1) * ls - 1) / 2;
+  const Long last = ls - 1;
+  const Long lo = options.align_corners ? 0 : -0.5L;
+  const Long hi = options.align_corners ? last : ls - 0.5L;
+  auto clamp = [&](Long q) { return std::min(std::max(q, Long(0)), last); };
+  auto inside = [&](Long i) { return i >= 0 && i <= last; };
+  auto as_index = [&](Long i) { return inside(i) ? static_cast<int64_t>(i) : int64_t{-1}; };
+  // Padding of an integer tap position.
+  auto pad_index = [&](Long i) -> int64_t {
+    if (options.padding == Padding::kBorder) return static_cast<int64_t>(clamp(i));
+    if (options.padding == Padding::kReflection) {
+      return static_cast<int64_t>(clamp(MirrorInto(i, lo, hi)));
+    }
+    return as_index(i);
+  };
+  auto weight = [](Long w) { return static_cast<Long>(static_cast<G>(w)); };
+
+  if (options.mode == Mode::kNearest) return {{pad_index(std::nearbyint(p)), 1}};
+  if (options.mode == Mode::kLinear) {
+    Long q = p;
+    if (options.padding == Padding::kBorder) q = clamp(p);
+    if (options.padding == Padding::kReflection) q = clamp(MirrorInto(p, lo, hi));
+    const Long x0 = std::floor(q);
+    const G t = static_cast<G>(q - x0);
+    return {{as_index(x0), weight(G(1) - t)}, {as_index(x0 + 1), weight(t)}};
+  }
+  Long x0 = std::floor(p);
+  const G t = static_cast<G>(p - x0);
+  // Reflection repeats with period 2 * (hi - lo) in the tap position: take x0 to its
+  // representative near 0 so that x0 - 1 .. x0 + 2 are exact.
+  if (options.padding == Padding::kReflection && hi > lo) x0 = std::fmod(x0, 2 * (hi - lo));
+  std::vector<Tap> taps;
+  for (int k = -1; k <= 2; ++k) {
+    taps.push_back({pad_index(x0 + k), weight(CubicKernel(Long(t) - k))});
+  }
+  return taps;
+}
+
+template <DType XD, DType GD>
+void Run(const Problem& pr, const TensorView& x, const TensorView& grid,
+         const MutableTensorView& y, const Options& options) {
+  using XT = Traits<XD>;
+  using G = typename Traits<GD>::Compute;
+  using C = typename XT::Compute;
+  using Storage = typename XT::Storage;
+  const auto* x_data = static_cast<const Storage*>(x.data);
+  const auto* grid_data = static_cast<const typename Traits<GD>::Storage*>(grid.data);
+  auto* y_data = static_cast<Storage*>(y.data);
+  const size_t r = pr.rank;
+
+  for (int64_t n = 0; n < pr.batch; ++n) {
+    for (int64_t l = 0; l < pr.out_plane; ++l) {
+      // grid[..., 0] is the innermost axis: spatial axis a reads component r-1-a.
+      const auto* coords = grid_data + (n * pr.out_plane + l) * static_cast<int64_t>(r);
+      std::vector<std::vector<Tap>> taps(r);
+      bool finite = true;
+      for (size_t a = 0; a < r; ++a) {
+        const G g = ToCompute<GD>(coords[r - 1 - a]);
+        finite = finite && std::isfinite(g);
+        if (finite) taps[a] = AxisTaps(g, pr.in[a], options);
+      }
+      for (int64_t c = 0; c < pr.channels; ++c) {
+        Storage& out = y_data[(n * pr.channels + c) * pr.out_plane + l];
+        const Storage* plane = x_data + (n * pr.channels + c) * pr.in_plane;
+        if (!finite) {
+          out = NonFiniteValue<XD>();
+          continue;
+        }
+        // Every combination of one tap per axis, in odometer order (last axis fastest).
+        std::vector<size_t> pick(r, 0);
+        C sums[XT::kParts] = {};
+        bool done = false;
+        while (!done) {
+          int64_t offset = 0;
+          bool outside = false;
+          C w = C(1);
+          for (size_t a = 0; a < r; ++a) {
+            const Tap& tap = taps[a][pick[a]];
+            outside = outside || tap.index < 0;
+            offset += tap.index * pr.stride[a];
+            w *= static_cast<C>(tap.weight);
+          }
+          if (options.mode == Mode::kNearest) {
+            out = outside ? Storage{} : CopyValue<XD>(plane[offset]);
+          } else if constexpr (XT::kKind != Kind::kString) {
+            if (!outside) {
+              const auto* parts = reinterpret_cast<const typename XT::Scalar*>(plane + offset);
+              for (int part = 0; part < XT::kParts; ++part) {
+                sums[part] += w * ToCompute<XD>(parts[part]);
+              }
+            }
+          }
+          done = true;
+          for (size_t a = r; a-- > 0;) {
+            if (++pick[a] < taps[a].size()) {
+              done = false;
+              break;
+            }
+            pick[a] = 0;
+          }
+        }
+        if constexpr (XT::kKind != Kind::kString) {
+          if (options.mode != Mode::kNearest) {
+            auto* parts = reinterpret_cast<typename XT::Scalar*>(&out);
+            for (int part = 0; part < XT::kParts; ++part) parts[part] = FromCompute<XD>(sums[part]);
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+Status ReferenceGridSample(const TensorView& x, const TensorView& grid,
+                           const MutableTensorView& y, const Options& options) {
+  Problem problem;
+  Status status = Validate(x, grid, y, options, &problem);
+  if (!status.ok()) return status;
+  VisitDType(x.dtype, [&](auto xd) {
+    VisitGridDType(grid.dtype, [&](auto gd) {
+      Run<decltype(xd)::value, decltype(gd)::value>(problem, x, grid, y, options);
+    });
+  });
+  return Status::Ok();
+}
+
+}  // namespace gridsample

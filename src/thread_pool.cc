@@ -1,0 +1,133 @@
+#include "thread_pool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+#define GRIDSAMPLE_NO_THREADS 1
+#endif
+
+namespace gridsample {
+
+size_t HardwareThreads() {
+#ifdef GRIDSAMPLE_NO_THREADS
+  return 1;
+#else
+  return std::max<size_t>(1, std::thread::hardware_concurrency());
+#endif
+}
+
+namespace {
+
+// One ParallelFor call. Items are claimed one at a time from `next`, so threads that join
+// late or run slower simply take fewer items.
+struct Job {
+  const std::function<void(size_t, size_t)>* fn;
+  size_t items;
+  size_t max_workers;
+  std::atomic<size_t> next{0};
+  std::atomic<size_t> workers{1};  // the caller is worker 0
+  size_t done = 0;                 // guarded by mutex
+  std::mutex mutex;
+  std::condition_variable finished;
+
+  // Runs items until none is left; returns how many this thread ran.
+  size_t Drain(size_t worker) {
+    size_t ran = 0;
+    for (size_t item; (item = next.fetch_add(1)) < items; ++ran) (*fn)(item, worker);
+    return ran;
+  }
+  void Finish(size_t ran) {
+    if (ran == 0) return;
+    std::lock_guard<std::mutex> lock(mutex);
+    done += ran;
+    if (done == items) finished.notify_all();
+  }
+};
+
+#ifndef GRIDSAMPLE_NO_THREADS
+class Pool {
+ public:
+  Pool() {
+    const size_t helpers = HardwareThreads() - 1;
+    for (size_t i = 0; i < helpers; ++i) threads_.emplace_back([this] { Work(); });
+  }
+  ~Pool() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& thread : threads_) thread.join();
+  }
+
+  void Submit(const std::shared_ptr<Job>& job) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      queue_.push_back(job);
+    }
+    wake_.notify_all();
+  }
+
+ private:
+  void Work() {
+    for (;;) {
+      std::shared_ptr<Job> job;
+      size_t worker = 0;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+        if (stop_) return;
+        job = queue_.front();
+        worker = job->workers.fetch_add(1);
+        // A job leaves the queue once it has all the workers it may use or no items left.
+        if (worker + 1 >= job->max_workers || job->next.load() >= job->items) {
+          queue_.pop_front();
+        }
+        if (worker >= job->max_workers) continue;
+      }
+      job->Finish(job->Drain(worker));
+    }
+  }
+
+  std::vector<std::thread> threads_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::shared_ptr<Job>> queue_;
+  bool stop_ = false;
+};
+
+Pool& SharedPool() {
+  static Pool pool;
+  return pool;
+}
+#endif
+
+}  // namespace
+
+void ParallelFor(size_t items, size_t threads,
+                 const std::function<void(size_t item, size_t worker)>& fn) {
+  threads = std::min({std::max<size_t>(threads, 1), items, HardwareThreads()});
+  if (threads <= 1) {
+    for (size_t item = 0; item < items; ++item) fn(item, 0);
+    return;
+  }
+#ifndef GRIDSAMPLE_NO_THREADS
+  auto job = std::make_shared<Job>();
+  job->fn = &fn;
+  job->items = items;
+  job->max_workers = threads;
+  SharedPool().Submit(job);
+  job->Finish(job->Drain(0));
+  std::unique_lock<std::mutex> lock(job->mutex);
+  job->finished.wait(lock, [&] { return job->done == job->items; });
+#endif
+}
+
+}  // namespace gridsample

@@ -1,0 +1,239 @@
+#include "validate.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <tuple>
+
+namespace gridsample {
+namespace {
+
+std::string ShapeString(const int64_t* shape, size_t rank) {
+  std::ostringstream out;
+  out << '[';
+  for (size_t i = 0; i < rank; ++i) out << (i ? ", " : "") << shape[i];
+  out << ']';
+  return out.str();
+}
+
+Status Invalid(const std::string& message) {
+  return Status(StatusCode::kInvalidArgument, message);
+}
+
+// The largest element count any tensor may have: its byte size must fit in ptrdiff_t (so
+// that pointer arithmetic over it is defined) on this platform, wasm32 included.
+constexpr uint64_t kMaxBytes = static_cast<uint64_t>(std::numeric_limits<ptrdiff_t>::max());
+
+// Checks a shape's pointer, extents and element count; `name` is the argument's name.
+Status CheckShape(const char* name, const int64_t* shape, size_t rank, int64_t* count) {
+  if (shape == nullptr && rank > 0) {
+    return Invalid(std::string(name) + ": shape is null but rank is " + std::to_string(rank));
+  }
+  uint64_t product = 1;
+  bool overflow = false;
+  for (size_t i = 0; i < rank; ++i) {
+    if (shape[i] < 0) {
+      return Invalid(std::string(name) + ": extent " + std::to_string(shape[i]) + " of axis " +
+                     std::to_string(i) + " in shape " + ShapeString(shape, rank) +
+                     " is negative");
+    }
+    overflow = overflow || __builtin_mul_overflow(product, static_cast<uint64_t>(shape[i]),
+                                                  &product);
+  }
+  // A zero extent anywhere makes the count 0 even if a partial product overflowed.
+  if (product == 0) overflow = false;
+  if (overflow || product > kMaxBytes) {
+    return Status(StatusCode::kOutOfRange, std::string(name) + ": the element count of shape " +
+                                               ShapeString(shape, rank) + " overflows");
+  }
+  *count = static_cast<int64_t>(product);
+  return Status::Ok();
+}
+
+// The byte size of `count` elements of `dtype` must also fit.
+Status CheckBytes(const char* name, DType dtype, int64_t count) {
+  const uint64_t size = DTypeSize(dtype);
+  if (count > 0 && static_cast<uint64_t>(count) > kMaxBytes / size) {
+    return Status(StatusCode::kOutOfRange, std::string(name) + ": " + std::to_string(count) +
+                                               " elements of " + DTypeName(dtype) +
+                                               " overflow the address space");
+  }
+  return Status::Ok();
+}
+
+Status CheckData(const char* name, const void* data, int64_t count) {
+  if (data == nullptr && count > 0) {
+    return Invalid(std::string(name) + ": data is null for a tensor of " + std::to_string(count) +
+                   " elements");
+  }
+  return Status::Ok();
+}
+
+Status CheckDType(const char* name, DType dtype) {
+  if (DTypeSize(dtype) == 0) {
+    return Status(StatusCode::kTypeMismatch,
+                  std::string(name) + ": dtype value " +
+                      std::to_string(static_cast<int>(dtype)) + " is not a gridsample::DType");
+  }
+  return Status::Ok();
+}
+
+bool IsGridDType(DType dtype) {
+  return dtype == DType::kFloat32 || dtype == DType::kFloat64 || dtype == DType::kFloat16 ||
+         dtype == DType::kBFloat16;
+}
+
+// The shape checks OutputShape and Validate share; fills every field of *p but stride.
+Status CheckShapes(const int64_t* x_shape, size_t x_rank, const int64_t* grid_shape,
+                   size_t grid_rank, Problem* p) {
+  int64_t x_count = 0, grid_count = 0;
+  Status status = CheckShape("x", x_shape, x_rank, &x_count);
+  if (!status.ok()) return status;
+  status = CheckShape("grid", grid_shape, grid_rank, &grid_count);
+  if (!status.ok()) return status;
+  if (x_rank < 3) {
+    return Invalid("x: rank " + std::to_string(x_rank) + " (shape " +
+                   ShapeString(x_shape, x_rank) +
+                   ") is below 3; X must be (N, C, D1, ..., Dr) with r >= 1");
+  }
+  if (grid_rank != x_rank) {
+    return Invalid("grid: rank " + std::to_string(grid_rank) + " (shape " +
+                   ShapeString(grid_shape, grid_rank) + ") must equal x's rank " +
+                   std::to_string(x_rank) + "; grid must be (N, D1_out, ..., Dr_out, r)");
+  }
+  const size_t r = x_rank - 2;
+  if (grid_shape[grid_rank - 1] != static_cast<int64_t>(r)) {
+    return Invalid("grid: last extent " + std::to_string(grid_shape[grid_rank - 1]) +
+                   " (shape " + ShapeString(grid_shape, grid_rank) +
+                   ") must equal the number of spatial axes of x, " + std::to_string(r));
+  }
+  if (grid_shape[0] != x_shape[0]) {
+    return Invalid("grid: batch " + std::to_string(grid_shape[0]) + " must equal x's batch " +
+                   std::to_string(x_shape[0]));
+  }
+  p->rank = r;
+  p->batch = x_shape[0];
+  p->channels = x_shape[1];
+  p->in.assign(x_shape + 2, x_shape + x_rank);
+  p->out.assign(grid_shape + 1, grid_shape + grid_rank - 1);
+  p->in_plane = 1;
+  for (int64_t extent : p->in) p->in_plane *= extent;  // <= x_count unless N*C == 0
+  p->out_plane = 1;
+  for (int64_t extent : p->out) p->out_plane *= extent;  // <= grid_count unless N == 0
+  std::vector<int64_t> y_shape = {p->batch, p->channels};
+  y_shape.insert(y_shape.end(), p->out.begin(), p->out.end());
+  status = CheckShape("y", y_shape.data(), y_shape.size(), &p->y_count);
+  if (!status.ok()) return status;
+  // When N or C is 0 the planes were not bounded by x's or grid's count: check them too.
+  int64_t plane = 0;
+  status = CheckShape("x", x_shape + 2, r, &plane);
+  if (!status.ok()) return status;
+  status = CheckShape("grid", grid_shape + 1, r, &plane);
+  if (!status.ok()) return status;
+  if (p->y_count > 0) {
+    for (size_t a = 0; a < r; ++a) {
+      if (p->in[a] == 0) {
+        return Invalid("x: spatial axis " + std::to_string(a) + " of shape " +
+                       ShapeString(x_shape, x_rank) + " is empty, but the output samples " +
+                       std::to_string(p->y_count) + " elements from it");
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status OutputShape(const int64_t* x_shape, size_t x_rank, const int64_t* grid_shape,
+                   size_t grid_rank, std::vector<int64_t>* y_shape) {
+  if (y_shape == nullptr) return Invalid("y_shape: the output pointer is null");
+  Problem p;
+  Status status = CheckShapes(x_shape, x_rank, grid_shape, grid_rank, &p);
+  if (!status.ok()) return status;
+  y_shape->assign({p.batch, p.channels});
+  y_shape->insert(y_shape->end(), p.out.begin(), p.out.end());
+  return Status::Ok();
+}
+
+Status Validate(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
+                const Options& options, Problem* p) {
+  if (options.mode != Mode::kLinear && options.mode != Mode::kNearest &&
+      options.mode != Mode::kCubic) {
+    return Invalid("options.mode: value " + std::to_string(static_cast<int>(options.mode)) +
+                   " is not a gridsample::Mode");
+  }
+  if (options.padding != Padding::kZeros && options.padding != Padding::kBorder &&
+      options.padding != Padding::kReflection) {
+    return Invalid("options.padding: value " +
+                   std::to_string(static_cast<int>(options.padding)) +
+                   " is not a gridsample::Padding");
+  }
+  if (options.num_threads < 0) {
+    return Invalid("options.num_threads: " + std::to_string(options.num_threads) +
+                   " is negative (0 means all hardware threads)");
+  }
+  Status status = CheckDType("x", x.dtype);
+  if (!status.ok()) return status;
+  status = CheckDType("grid", grid.dtype);
+  if (!status.ok()) return status;
+  status = CheckDType("y", y.dtype);
+  if (!status.ok()) return status;
+  if (!IsGridDType(grid.dtype)) {
+    return Status(StatusCode::kTypeMismatch,
+                  std::string("grid: dtype ") + DTypeName(grid.dtype) +
+                      " is not a grid type (float32, float64, float16 or bfloat16)");
+  }
+  if (y.dtype != x.dtype) {
+    return Status(StatusCode::kTypeMismatch, std::string("y: dtype ") + DTypeName(y.dtype) +
+                                                 " must equal x's dtype " + DTypeName(x.dtype));
+  }
+  status = CheckShapes(x.shape, x.rank, grid.shape, grid.rank, p);
+  if (!status.ok()) return status;
+  int64_t y_count = 0;
+  status = CheckShape("y", y.shape, y.rank, &y_count);
+  if (!status.ok()) return status;
+  bool y_matches = y.rank == p->rank + 2 && y.shape[0] == p->batch && y.shape[1] == p->channels;
+  for (size_t a = 0; y_matches && a < p->rank; ++a) y_matches = y.shape[a + 2] == p->out[a];
+  if (!y_matches) {
+    std::vector<int64_t> expected = {p->batch, p->channels};
+    expected.insert(expected.end(), p->out.begin(), p->out.end());
+    return Invalid("y: shape " + ShapeString(y.shape, y.rank) + " must be " +
+                   ShapeString(expected.data(), expected.size()) + " (N, C, D1_out, ..., Dr_out)");
+  }
+  if (x.dtype == DType::kString && options.mode != Mode::kNearest) {
+    return Status(StatusCode::kUnsupported,
+                  std::string("options.mode: ") +
+                      (options.mode == Mode::kLinear ? "linear" : "cubic") +
+                      " cannot interpolate string tensors; only nearest is defined for strings");
+  }
+  // Linear and cubic sum taps^r input elements per output element; past this bound (cubic
+  // beyond 7 axes, linear beyond 14) the work per element is out of proportion.
+  const int64_t taps = options.mode == Mode::kNearest ? 1 : options.mode == Mode::kLinear ? 2 : 4;
+  double combinations = 1;
+  for (size_t a = 0; a < p->rank; ++a) combinations *= static_cast<double>(taps);
+  if (combinations > kMaxTapCombinations) {
+    return Status(StatusCode::kUnsupported,
+                  "x: " + std::to_string(p->rank) + " spatial axes need " + std::to_string(taps) +
+                      "^" + std::to_string(p->rank) +
+                      " taps per output element in this mode, more than the supported " +
+                      std::to_string(kMaxTapCombinations));
+  }
+  const int64_t x_count = p->batch * p->channels * p->in_plane;
+  const int64_t grid_count = p->batch * p->out_plane * static_cast<int64_t>(p->rank);
+  for (const auto& [name, dtype, data, count] :
+       {std::make_tuple("x", x.dtype, x.data, x_count),
+        std::make_tuple("grid", grid.dtype, grid.data, grid_count),
+        std::make_tuple("y", y.dtype, static_cast<const void*>(y.data), p->y_count)}) {
+    status = CheckBytes(name, dtype, count);
+    if (!status.ok()) return status;
+    status = CheckData(name, data, count);
+    if (!status.ok()) return status;
+  }
+  p->stride.assign(p->rank, 1);
+  for (size_t a = p->rank; a-- > 1;) p->stride[a - 1] = p->stride[a] * p->in[a];
+  return Status::Ok();
+}
+
+}  // namespace gridsample

@@ -1,0 +1,36 @@
+// Argument validation, done once at the operator layer; everything after it (plan, kernels,
+// reference) assumes the Problem it returns and checks nothing.
+#ifndef GRIDSAMPLE_SRC_VALIDATE_H_
+#define GRIDSAMPLE_SRC_VALIDATE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "gridsample/gridsample.h"
+
+namespace gridsample {
+
+// The validated geometry of one call.
+struct Problem {
+  size_t rank = 0;              // r, the number of spatial axes
+  int64_t batch = 0;            // N
+  int64_t channels = 0;         // C
+  std::vector<int64_t> in;      // D1..Dr
+  std::vector<int64_t> out;     // D1_out..Dr_out
+  std::vector<int64_t> stride;  // element stride of each input spatial axis (innermost 1)
+  int64_t in_plane = 0;         // product of `in`
+  int64_t out_plane = 0;        // product of `out`
+  int64_t y_count = 0;          // N * C * out_plane
+};
+
+// Linear and cubic read taps^r input elements per output element (2 or 4 taps per axis, r
+// spatial axes); calls needing more than this many are refused as kUnsupported.
+inline constexpr int64_t kMaxTapCombinations = 16384;
+
+// Checks everything GridSample's contract requires of its arguments and fills *problem.
+Status Validate(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
+                const Options& options, Problem* problem);
+
+}  // namespace gridsample
+
+#endif  // GRIDSAMPLE_SRC_VALIDATE_H_

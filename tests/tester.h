@@ -1,0 +1,211 @@
+// A fluent tester: builds a case, draws seeded random data, runs the fast path and the
+// reference, and compares them with a tolerance per dtype, printing the seed on failure.
+//
+//   GridSampleTester().input({1, 3, 5, 7}).output({4, 6}).mode(Mode::kCubic).seed(7).Test();
+#ifndef GRIDSAMPLE_TESTS_TESTER_H_
+#define GRIDSAMPLE_TESTS_TESTER_H_
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "gridsample/gridsample.h"
+#include "tests/any_tensor.h"
+
+namespace gridsample {
+namespace test {
+
+class GridSampleTester {
+ public:
+  // X's whole shape (N, C, D1..Dr).
+  GridSampleTester& input(std::vector<int64_t> shape) {
+    x_shape_ = std::move(shape);
+    return *this;
+  }
+  // The output's spatial extents (D1_out..Dr_out).
+  GridSampleTester& output(std::vector<int64_t> spatial) {
+    out_spatial_ = std::move(spatial);
+    return *this;
+  }
+  GridSampleTester& mode(Mode m) {
+    options_.mode = m;
+    return *this;
+  }
+  GridSampleTester& padding(Padding p) {
+    options_.padding = p;
+    return *this;
+  }
+  GridSampleTester& align_corners(bool a) {
+    options_.align_corners = a;
+    return *this;
+  }
+  GridSampleTester& threads(int n) {
+    options_.num_threads = n;
+    return *this;
+  }
+  GridSampleTester& dtype(DType d) {
+    x_dtype_ = d;
+    return *this;
+  }
+  GridSampleTester& grid_dtype(DType d) {
+    grid_dtype_ = d;
+    return *this;
+  }
+  // Grid values are uniform in [-range, range].
+  GridSampleTester& grid_range(double range) {
+    grid_range_ = range;
+    return *this;
+  }
+  // Mixes in NaN, ±inf, huge values, exact pixel centres and exact halves.
+  GridSampleTester& special_values(bool on) {
+    special_ = on;
+    return *this;
+  }
+  GridSampleTester& seed(uint64_t s) {
+    seed_ = s;
+    return *this;
+  }
+
+  // Runs both implementations and checks they agree (status, and every element within the
+  // dtype's tolerance). Returns the fast path's status.
+  Status Test() const {
+    std::mt19937_64 rng(seed_);
+    AnyTensor x = RandomInput(&rng);
+    AnyTensor grid = RandomGrid(&rng);
+    const Results r = RunBoth(x, grid, options_);
+    INFO(Describe());
+    CHECK(r.fast_status.code() == r.ref_status.code());
+    CHECK(r.fast_status.message() == r.ref_status.message());
+    if (!r.fast_status.ok() || !r.ref_status.ok()) return r.fast_status;
+    Mismatches mismatches;
+    for (size_t i = 0; i < r.fast.size(); ++i) {
+      if (!Close(r.fast, r.ref, i)) {
+        mismatches.Add("element " + std::to_string(i) + ": fast " + r.fast.Describe(i) +
+                       ", reference " + r.ref.Describe(i));
+      }
+    }
+    INFO(mismatches.Report());
+    CHECK(mismatches.count() == 0);
+    return r.fast_status;
+  }
+
+  std::string Describe() const {
+    std::ostringstream out;
+    out << "seed " << seed_ << ", x " << DTypeName(x_dtype_) << Shape(x_shape_) << ", grid "
+        << DTypeName(grid_dtype_) << " out" << Shape(out_spatial_) << " range " << grid_range_
+        << (special_ ? " +special" : "") << ", mode " << static_cast<int>(options_.mode)
+        << " padding " << static_cast<int>(options_.padding) << " align_corners "
+        << options_.align_corners << " threads " << options_.num_threads;
+    return out.str();
+  }
+
+ private:
+  static std::string Shape(const std::vector<int64_t>& shape) {
+    std::string out = "[";
+    for (size_t i = 0; i < shape.size(); ++i) out += (i ? "," : "") + std::to_string(shape[i]);
+    return out + "]";
+  }
+
+  AnyTensor RandomInput(std::mt19937_64* rng) const {
+    AnyTensor x(x_dtype_, x_shape_);
+    const DTypeInfo& info = x.info();
+    for (size_t i = 0; i < x.size(); ++i) {
+      switch (info.kind) {
+        case Kind::kInt: {
+          // The whole range for narrow types (saturation), a band for wide ones (the float64
+          // compute type holds them exactly).
+          const double lo = info.digits <= 16 ? static_cast<double>(IntMin(info)) : -1e6;
+          const double hi = info.digits <= 16 ? static_cast<double>(IntMax(info)) : 1e6;
+          x.Set(i, std::floor(std::uniform_real_distribution<double>(info.is_signed ? lo : 0,
+                                                                     hi)(*rng)));
+          break;
+        }
+        case Kind::kBool:
+          x.SetBits(i, (*rng)() % 3);  // 2 is a nonzero byte that must read as true
+          break;
+        case Kind::kString:
+          x.SetString(i, "s" + std::to_string((*rng)() % 1000));
+          break;
+        case Kind::kComplex:
+          x.SetComplex(i, {Uniform(rng, 10), Uniform(rng, 10)});
+          break;
+        default:
+          x.Set(i, Uniform(rng, 10));
+      }
+    }
+    return x;
+  }
+
+  AnyTensor RandomGrid(std::mt19937_64* rng) const {
+    std::vector<int64_t> shape = {x_shape_.empty() ? 0 : x_shape_[0]};
+    shape.insert(shape.end(), out_spatial_.begin(), out_spatial_.end());
+    shape.push_back(static_cast<int64_t>(out_spatial_.size()));
+    AnyTensor grid(grid_dtype_, shape);
+    const double inf = std::numeric_limits<double>::infinity();
+    const double specials[] = {std::nan(""), inf, -inf, 1e30, -1e30, 1e6, -1e6, 0.0, 1.0,
+                               -1.0, 0.5, -0.5, 0.25, 1.5, -1.5, 3.0};
+    for (size_t i = 0; i < grid.size(); ++i) {
+      double v = Uniform(rng, grid_range_);
+      if (special_ && (*rng)() % 5 == 0) v = specials[(*rng)() % std::size(specials)];
+      grid.Set(i, v);
+    }
+    return grid;
+  }
+
+  static double Uniform(std::mt19937_64* rng, double range) {
+    return std::uniform_real_distribution<double>(-range, range)(*rng);
+  }
+
+  // Element i of the fast path's output agrees with the reference's. The two sum the same
+  // taps in the same order, but the fast path may fuse multiply-adds: floating-point results
+  // differ in the last bits, integers by one where a sum sits on an integer boundary.
+  bool Close(const AnyTensor& fast, const AnyTensor& ref, size_t i) const {
+    if (fast.SameElement(i, ref, i)) return true;
+    const DTypeInfo& info = fast.info();
+    auto near = [&](double a, double b, double rel) {
+      if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+      return std::fabs(a - b) <= rel * (1.0 + std::max(std::fabs(a), std::fabs(b)));
+    };
+    // The weights' rounding, magnified by the cubic kernel's sum of |weights| (< 2 per axis).
+    // Weights are computed in the grid's type: a float32 grid limits float64 data too.
+    const double eps = info.compute_double && grid_dtype_ == DType::kFloat64 ? 1e-12 : 2e-5;
+    switch (info.kind) {
+      case Kind::kFloat:
+        return near(fast.Get(i), ref.Get(i), eps);
+      case Kind::kHalf:
+        return near(fast.Get(i), ref.Get(i), 1e-3);  // one half ulp
+      case Kind::kBFloat16:
+        return near(fast.Get(i), ref.Get(i), 8e-3);  // one bfloat16 ulp
+      case Kind::kComplex:
+        return near(fast.Complex(i).real(), ref.Complex(i).real(), eps) &&
+               near(fast.Complex(i).imag(), ref.Complex(i).imag(), eps);
+      case Kind::kInt: {
+        const double a = fast.Get(i), b = ref.Get(i);
+        return std::fabs(a - b) <= 1.0 + eps * std::max(std::fabs(a), std::fabs(b));
+      }
+      default:
+        return false;  // bool and string must agree exactly
+    }
+  }
+
+  std::vector<int64_t> x_shape_ = {1, 1, 4, 4};
+  std::vector<int64_t> out_spatial_ = {3, 3};
+  Options options_;
+  DType x_dtype_ = DType::kFloat32;
+  DType grid_dtype_ = DType::kFloat32;
+  double grid_range_ = 1.2;
+  bool special_ = false;
+  uint64_t seed_ = 1;
+};
+
+}  // namespace test
+}  // namespace gridsample
+
+#endif  // GRIDSAMPLE_TESTS_TESTER_H_
