@@ -1,0 +1,49 @@
+// The persistent pool: every item runs once, worker ids stay in range, concurrent callers
+// share the pool safely.
+#include "thread_pool.h"
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+namespace gridsample {
+namespace {
+
+void CheckParallelFor(size_t items, size_t threads) {
+  std::vector<std::atomic<int>> runs(items);
+  std::atomic<bool> worker_in_range{true};
+  ParallelFor(items, threads, [&](size_t item, size_t worker) {
+    runs[item].fetch_add(1);
+    if (worker >= std::max<size_t>(threads, 1)) worker_in_range = false;
+  });
+  for (size_t i = 0; i < items; ++i) CHECK(runs[i].load() == 1);
+  CHECK(worker_in_range);
+}
+
+TEST_CASE("ParallelFor runs every item exactly once", "[thread_pool]") {
+  CHECK(HardwareThreads() >= 1);
+  for (size_t items : {0, 1, 2, 7, 1000}) {
+    for (size_t threads : {0, 1, 2, 3, 64}) CheckParallelFor(items, threads);
+  }
+}
+
+TEST_CASE("ParallelFor is safe from several threads at once", "[thread_pool]") {
+  std::vector<std::thread> callers;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 4; ++t) {
+    callers.emplace_back([&] {
+      for (int round = 0; round < 50; ++round) {
+        std::atomic<size_t> sum{0};
+        ParallelFor(100, 2, [&](size_t item, size_t) { sum.fetch_add(item); });
+        if (sum.load() != 4950) failures.fetch_add(1);
+      }
+    });
+  }
+  for (std::thread& caller : callers) caller.join();
+  CHECK(failures.load() == 0);
+}
+
+}  // namespace
+}  // namespace gridsample
