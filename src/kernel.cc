@@ -6,26 +6,41 @@
 #include "hwy/highway.h"
 #include "kernel.h"
 
+#include <type_traits>
+
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Targets without float64 vectors (Highway 1.0.3's WASM) run the double rows as plain loops.
+template <typename T>
+constexpr bool kVectorized = !std::is_same<T, double>::value || HWY_HAVE_FLOAT64;
+
 template <typename T>
 void MulAddRowT(const T* HWY_RESTRICT values, const T* HWY_RESTRICT weights, T* HWY_RESTRICT acc,
                 size_t count) {
-  const hn::ScalableTag<T> d;
-  for (size_t i = 0; i < count; i += hn::Lanes(d)) {
-    hn::Store(hn::MulAdd(hn::Load(d, values + i), hn::Load(d, weights + i), hn::Load(d, acc + i)),
-              d, acc + i);
+  if constexpr (kVectorized<T>) {
+    const hn::ScalableTag<T> d;
+    for (size_t i = 0; i < count; i += hn::Lanes(d)) {
+      hn::Store(
+          hn::MulAdd(hn::Load(d, values + i), hn::Load(d, weights + i), hn::Load(d, acc + i)), d,
+          acc + i);
+    }
+  } else {
+    for (size_t i = 0; i < count; ++i) acc[i] += values[i] * weights[i];
   }
 }
 
 template <typename T>
 void MulRowT(const T* a, const T* HWY_RESTRICT b, T* out, size_t count) {
-  const hn::ScalableTag<T> d;
-  for (size_t i = 0; i < count; i += hn::Lanes(d)) {
-    hn::Store(hn::Mul(hn::Load(d, a + i), hn::Load(d, b + i)), d, out + i);
+  if constexpr (kVectorized<T>) {
+    const hn::ScalableTag<T> d;
+    for (size_t i = 0; i < count; i += hn::Lanes(d)) {
+      hn::Store(hn::Mul(hn::Load(d, a + i), hn::Load(d, b + i)), d, out + i);
+    }
+  } else {
+    for (size_t i = 0; i < count; ++i) out[i] = a[i] * b[i];
   }
 }
 

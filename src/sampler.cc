@@ -18,7 +18,6 @@
 #include "convert.h"
 #include "coords.h"
 #include "dispatch.h"
-#include "hwy/aligned_allocator.h"
 #include "kernel.h"
 #include "thread_pool.h"
 
@@ -32,9 +31,6 @@ constexpr size_t kPlanBudget = 16384;
 constexpr int64_t kParallelThreshold = 1 << 16;
 
 size_t RoundUp(size_t n, size_t block) { return (n + block - 1) / block * block; }
-
-template <typename T>
-using AlignedRow = hwy::AlignedFreeUniquePtr<T[]>;
 
 // Scratch of one worker, sized once per call on the calling thread (so that an allocation
 // failure is reported, not thrown on a worker) and reused across the worker's tiles. Every
@@ -51,13 +47,12 @@ struct Scratch {
 
   void Allocate(size_t rank, size_t taps, size_t combinations, size_t tile) {
     axis_offsets.resize(rank * taps * tile);
-    axis_weights = hwy::AllocateAligned<C>(rank * taps * tile);
+    axis_weights = AllocateRow<C>(rank * taps * tile);
     offsets.resize(combinations * tile);
-    weights = hwy::AllocateAligned<C>(combinations * tile);
-    values = hwy::AllocateAligned<C>(tile);
-    acc = hwy::AllocateAligned<C>(tile);
+    weights = AllocateRow<C>(combinations * tile);
+    values = AllocateRow<C>(tile);
+    acc = AllocateRow<C>(tile);
     pick.resize(rank);
-    if (!axis_weights || !weights || !values || !acc) throw std::bad_alloc();
   }
 };
 

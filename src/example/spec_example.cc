@@ -49,9 +49,9 @@ int main() {
     for (int col = 0; col < 4; ++col) std::printf("%7.2f", x[row * 4 + col]);
     std::printf("\n");
   }
-  std::printf("\ngrid (1x6x6x2): x and y each take the values");
+  std::printf("\ngrid (1x6x6x2): grid[0][i][j] = (x = s[j], y = s[i]) with s =");
   for (float step : kSteps) std::printf(" %.1f", step);
-  std::printf("\n  (grid[0][i][j] = (x_j, y_i))\n");
+  std::printf("\n");
   std::printf("\nY (%lldx%lldx%lldx%lld), bilinear, zeros padding, align_corners=0:\n",
               static_cast<long long>(y_shape[0]), static_cast<long long>(y_shape[1]),
               static_cast<long long>(y_shape[2]), static_cast<long long>(y_shape[3]));
