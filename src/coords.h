@@ -67,11 +67,20 @@ W CubicWeight(W t) {
   return W(0);
 }
 
+// p - floor(p) in W, subtracting in the wider of the two types so that it is exact (in T
+// alone it rounds for p just below 0).
+template <typename W, typename T>
+W Fraction(T p, T floor_p) {
+  using Wide = decltype(T() + W());
+  return static_cast<W>(static_cast<Wide>(p) - static_cast<Wide>(floor_p));
+}
+
 // The taps of one axis for one output location.
 //   offsets[j]  the tap's index along the axis times `stride`, or kZeroTap.
-//   weights[j]  the tap's weight, in W (the grid's compute type).
+//   weights[j]  the tap's weight, in W.
 // p is the unnormalised coordinate in T (the grid's compute type, or Wider of it after an
-// overflow); W is the grid's compute type.
+// overflow). W is the type interpolation runs in (X's compute type): the weights are part of
+// the interpolation, and the fraction p - floor(p) they derive from is exact in T.
 template <typename T, typename W>
 void AxisTaps(T p, int64_t size, int64_t stride, const Options& options, int64_t* offsets,
               W* weights) {
@@ -100,7 +109,7 @@ void AxisTaps(T p, int64_t size, int64_t stride, const Options& options, int64_t
       if (options.padding == Padding::kReflection) p = Reflect(p, size, options.align_corners);
       p = clamp_far(p);
       const T x0 = std::floor(p);
-      const W t = static_cast<W>(p - x0);
+      const W t = Fraction<W>(p, x0);
       emit(0, x0, W(1) - t);
       emit(1, x0 + T(1), t);
       return;
@@ -108,7 +117,7 @@ void AxisTaps(T p, int64_t size, int64_t stride, const Options& options, int64_t
     case Mode::kCubic: {
       // Each of the four integer taps is padded on its own; p itself is not clamped.
       T x0 = std::floor(p);
-      const W t = static_cast<W>(p - x0);
+      const W t = Fraction<W>(p, x0);
       if (options.padding == Padding::kReflection && size > 1) {
         // Reflection is periodic in the tap index: move x0 near the origin first, exactly, so
         // that x0-1..x0+2 stay distinct even where they would round together in T.
@@ -140,15 +149,16 @@ void NaNTaps(int taps, int64_t* offsets, W* weights) {
   }
 }
 
-// Everything from the normalised grid value g (in W, the grid's compute type) to the taps of
+// Everything from the normalised grid value g (in G, the grid's compute type) to the taps of
 // one axis: non-finite values, unnormalisation (with the overflow fallback) and padding.
-template <typename W>
-void GridValueTaps(W g, int64_t size, int64_t stride, const Options& options,
+// Weights come out in W, X's compute type.
+template <typename G, typename W>
+void GridValueTaps(G g, int64_t size, int64_t stride, const Options& options,
                    int64_t* offsets, W* weights) {
   if (!std::isfinite(g)) return NaNTaps(TapsPerAxis(options.mode), offsets, weights);
-  const W p = Unnormalize(g, size, options.align_corners);
+  const G p = Unnormalize(g, size, options.align_corners);
   if (std::isfinite(p)) return AxisTaps(p, size, stride, options, offsets, weights);
-  using Wide = Wider<W>;
+  using Wide = Wider<G>;
   AxisTaps(Unnormalize(static_cast<Wide>(g), size, options.align_corners), size, stride,
            options, offsets, weights);
 }

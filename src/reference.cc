@@ -20,7 +20,7 @@ using Long = long double;
 
 struct Tap {
   int64_t index;  // along the axis; -1 when the tap falls outside under zeros padding
-  Long weight;    // rounded to the grid's compute type
+  Long weight;    // rounded to X's compute type, in which interpolation runs
 };
 
 // Folds p into [lo, hi] as a mirror at each end would, repeatedly (a triangle wave of period
@@ -43,8 +43,9 @@ Long CubicKernel(Long t) {
   return 0;
 }
 
-// The taps of one axis for finite grid value g, G being the grid's compute type.
-template <typename G>
+// The taps of one axis for finite grid value g. G is the grid's compute type (coordinates),
+// C is X's (weights).
+template <typename G, typename C>
 std::vector<Tap> AxisTaps(G g, int64_t size, const Options& options) {
   const G s = static_cast<G>(size);
   // Unnormalise in G, in NOTES.md's operation order; only if that overflows, in long double.
@@ -68,7 +69,7 @@ std::vector<Tap> AxisTaps(G g, int64_t size, const Options& options) {
     }
     return as_index(i);
   };
-  auto weight = [](Long w) { return static_cast<Long>(static_cast<G>(w)); };
+  auto weight = [](Long w) { return static_cast<Long>(static_cast<C>(w)); };
 
   if (options.mode == Mode::kNearest) return {{pad_index(std::nearbyint(p)), 1}};
   if (options.mode == Mode::kLinear) {
@@ -76,11 +77,11 @@ std::vector<Tap> AxisTaps(G g, int64_t size, const Options& options) {
     if (options.padding == Padding::kBorder) q = clamp(p);
     if (options.padding == Padding::kReflection) q = clamp(MirrorInto(p, lo, hi));
     const Long x0 = std::floor(q);
-    const G t = static_cast<G>(q - x0);
-    return {{as_index(x0), weight(G(1) - t)}, {as_index(x0 + 1), weight(t)}};
+    const C t = static_cast<C>(q - x0);
+    return {{as_index(x0), weight(C(1) - t)}, {as_index(x0 + 1), weight(t)}};
   }
   Long x0 = std::floor(p);
-  const G t = static_cast<G>(p - x0);
+  const C t = static_cast<C>(p - x0);
   // Reflection repeats with period 2 * (hi - lo) in the tap position: take x0 to its
   // representative near 0 so that x0 - 1 .. x0 + 2 are exact.
   if (options.padding == Padding::kReflection && hi > lo) x0 = std::fmod(x0, 2 * (hi - lo));
@@ -112,7 +113,7 @@ void Run(const Problem& pr, const TensorView& x, const TensorView& grid,
       for (size_t a = 0; a < r; ++a) {
         const G g = ToCompute<GD>(coords[r - 1 - a]);
         finite = finite && std::isfinite(g);
-        if (finite) taps[a] = AxisTaps(g, pr.in[a], options);
+        if (finite) taps[a] = AxisTaps<G, C>(g, pr.in[a], options);
       }
       for (int64_t c = 0; c < pr.channels; ++c) {
         Storage& out = y_data[(n * pr.channels + c) * pr.out_plane + l];

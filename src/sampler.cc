@@ -72,7 +72,6 @@ struct Layout {
 template <DType GD, typename C>
 void PlanTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, size_t count,
               Scratch<C>* s) {
-  using W = typename Traits<GD>::Compute;
   const Problem& p = *layout.problem;
   const size_t r = p.rank, taps = layout.taps, stride = layout.tile;
   const auto* coords = static_cast<const typename Traits<GD>::Storage*>(grid) +
@@ -80,13 +79,13 @@ void PlanTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, siz
   for (size_t i = 0; i < count; ++i, coords += r) {
     for (size_t a = 0; a < r; ++a) {
       int64_t offsets[4];
-      W weights[4];
+      C weights[4];
       // grid[..., 0] is the innermost axis: spatial axis a reads component r-1-a.
       GridValueTaps(ToCompute<GD>(coords[r - 1 - a]), p.in[a], p.stride[a], layout.options,
                     offsets, weights);
       for (size_t j = 0; j < taps; ++j) {
         s->axis_offsets[(a * taps + j) * stride + i] = offsets[j];
-        s->axis_weights[(a * taps + j) * stride + i] = static_cast<C>(weights[j]);
+        s->axis_weights[(a * taps + j) * stride + i] = weights[j];
       }
     }
   }

@@ -174,8 +174,7 @@ class GridSampleTester {
       return std::fabs(a - b) <= rel * (1.0 + std::max(std::fabs(a), std::fabs(b)));
     };
     // The weights' rounding, magnified by the cubic kernel's sum of |weights| (< 2 per axis).
-    // Weights are computed in the grid's type: a float32 grid limits float64 data too.
-    const double eps = info.compute_double && grid_dtype_ == DType::kFloat64 ? 1e-12 : 2e-5;
+    const double eps = info.compute_double ? 1e-12 : 2e-5;
     switch (info.kind) {
       case Kind::kFloat:
         return near(fast.Get(i), ref.Get(i), eps);
