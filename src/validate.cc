@@ -32,18 +32,23 @@ Status CheckShape(const char* name, const int64_t* shape, size_t rank, int64_t* 
     return Invalid(std::string(name) + ": shape is null but rank is " + std::to_string(rank));
   }
   uint64_t product = 1;
-  bool overflow = false;
+  bool overflow = false, empty = false;
   for (size_t i = 0; i < rank; ++i) {
     if (shape[i] < 0) {
       return Invalid(std::string(name) + ": extent " + std::to_string(shape[i]) + " of axis " +
                      std::to_string(i) + " in shape " + ShapeString(shape, rank) +
                      " is negative");
     }
+    empty = empty || shape[i] == 0;
     overflow = overflow || __builtin_mul_overflow(product, static_cast<uint64_t>(shape[i]),
                                                   &product);
   }
-  // A zero extent anywhere makes the count 0 even if a partial product overflowed.
-  if (product == 0) overflow = false;
+  // A zero extent anywhere makes the count 0 even if a partial product overflowed. (The
+  // wrapped product itself can be 0 without any zero extent: 2^40 * 2^40.)
+  if (empty) {
+    *count = 0;
+    return Status::Ok();
+  }
   if (overflow || product > kMaxBytes) {
     return Status(StatusCode::kOutOfRange, std::string(name) + ": the element count of shape " +
                                                ShapeString(shape, rank) + " overflows");
