@@ -19,7 +19,9 @@ size_t HardwareThreads() {
 #ifdef GRIDSAMPLE_NO_THREADS
   return 1;
 #else
-  return std::max<size_t>(1, std::thread::hardware_concurrency());
+  // Asked once: glibc reads /sys on every call, a measurable cost on tiny problems.
+  static const size_t threads = std::max<size_t>(1, std::thread::hardware_concurrency());
+  return threads;
 #endif
 }
 
