@@ -133,9 +133,9 @@ Status CheckShapes(const int64_t* x_shape, size_t x_rank, const int64_t* grid_sh
   if (!status.ok()) return status;
   // When N or C is 0 the planes were not bounded by x's or grid's count: check them too.
   int64_t plane = 0;
-  status = CheckShape("x", x_shape + 2, r, &plane);
+  status = CheckShape("x (spatial extents)", x_shape + 2, r, &plane);
   if (!status.ok()) return status;
-  status = CheckShape("grid", grid_shape + 1, r, &plane);
+  status = CheckShape("grid (spatial extents)", grid_shape + 1, r, &plane);
   if (!status.ok()) return status;
   if (p->y_count > 0) {
     for (size_t a = 0; a < r; ++a) {

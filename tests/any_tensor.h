@@ -5,6 +5,7 @@
 #ifndef GRIDSAMPLE_TESTS_ANY_TENSOR_H_
 #define GRIDSAMPLE_TESTS_ANY_TENSOR_H_
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstddef>
@@ -188,13 +189,20 @@ class AnyTensor {
   }
 
   // The raw element (kinds stored as integers: half/bfloat16 bits, bool bytes, integers),
-  // zero-extended.
+  // zero-extended; for wider elements (complex) their first 8 bytes.
   uint64_t Bits(size_t i) const {
     uint64_t v = 0;
-    std::memcpy(&v, bytes() + i * info().size, info().size);  // little-endian
+    std::memcpy(&v, bytes() + i * info().size, std::min<size_t>(info().size, 8));
     return v;
   }
-  void SetBits(size_t i, uint64_t v) { std::memcpy(bytes() + i * info().size, &v, info().size); }
+  void SetBits(size_t i, uint64_t v) {
+    std::memcpy(bytes() + i * info().size, &v, std::min<size_t>(info().size, 8));
+  }
+
+  // Every byte of the storage, spare bytes included (not strings: they stay as they are).
+  void FillBytes(unsigned char byte) {
+    if (dtype_ != DType::kString) std::memset(bytes(), byte, words_.size() * 8);
+  }
 
   // Integers, exactly.
   int64_t Int(size_t i) const {

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Configures and builds one of the project's native builds, reusing its build folder when it
+# exists. Usage: scripts/build.sh release|asan [extra `cmake --build` arguments, e.g. --target X]
+#
+#   release  $BUILD_ROOT/release: Release, tests and example on, benchmarks off, install rules on.
+#   asan     $BUILD_ROOT/asan: RelWithDebInfo with -fsanitize=address,undefined, tests only.
+#
+# BUILD_ROOT defaults to build/ in the repository.
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_root=${BUILD_ROOT:-$repo/build}
+mkdir -p "$build_root"
+build_root=$(cd "$build_root" && pwd)
+
+name=${1:?usage: scripts/build.sh release|asan [cmake --build arguments]}
+shift
+case "$name" in
+  release)
+    options=(-DCMAKE_BUILD_TYPE=Release -DGRIDSAMPLE_SANITIZE=OFF
+             -DGRIDSAMPLE_BUILD_TESTS=ON -DGRIDSAMPLE_BUILD_EXAMPLES=ON
+             -DGRIDSAMPLE_BUILD_BENCHMARKS=OFF -DGRIDSAMPLE_INSTALL=ON) ;;
+  asan)
+    options=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRIDSAMPLE_SANITIZE=ON
+             -DGRIDSAMPLE_BUILD_TESTS=ON -DGRIDSAMPLE_BUILD_EXAMPLES=OFF
+             -DGRIDSAMPLE_BUILD_BENCHMARKS=OFF -DGRIDSAMPLE_INSTALL=OFF) ;;
+  *) echo "build.sh: unknown build '$name' (release|asan)" >&2; exit 2 ;;
+esac
+
+dir=$build_root/$name
+# A folder configured before keeps its generator; a new one gets Ninja.
+generator=()
+[ -f "$dir/CMakeCache.txt" ] || generator=(-G Ninja)
+mkdir -p "$dir"
+cmake -S "$repo" -B "$dir" "${generator[@]}" "${options[@]}" >"$dir/configure.log" 2>&1 || {
+  cat "$dir/configure.log" >&2
+  exit 1
+}
+cmake --build "$dir" "$@"

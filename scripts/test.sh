@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# `npm test`: every native check, stopping at the first failure.
+#   1. bootstrap     the Debian packages (scripts/bootstrap.sh)
+#   2. release       Release build + its Catch2 suite through ctest
+#   3. asan          the same suite built with AddressSanitizer + UndefinedBehaviorSanitizer
+#   4. find_package  install the release build into a temporary prefix and build and run
+#                    tests/find_package against it, as another CMake project would
+# Build folders live in $BUILD_ROOT (default: build/) and are reused between runs.
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+export BUILD_ROOT=${BUILD_ROOT:-$repo/build}
+mkdir -p "$BUILD_ROOT"
+BUILD_ROOT=$(cd "$BUILD_ROOT" && pwd)
+jobs=2
+
+times=()
+tests_run=0
+stage_name=""
+stage_start=0
+scratch=""
+on_exit() {
+  local rc=$?
+  [ -z "$scratch" ] || rm -rf "$scratch"
+  [ "$rc" -eq 0 ] || printf '\n== FAILED in stage %s (exit code %s)\n' "$stage_name" "$rc" >&2
+}
+trap on_exit EXIT
+stage() {
+  stage_name=$1
+  stage_start=$SECONDS
+  printf '\n== %s%s\n' "$1" "${2:+: $2}"
+}
+stage_done() {
+  times+=("$1 $((SECONDS - stage_start))s")
+}
+# Runs ctest in a build folder and adds the number of tests it ran to tests_run.
+run_ctest() {
+  local log=$1/ctest.log
+  ctest --test-dir "$1" --output-on-failure --no-tests=error -j "$jobs" --timeout 300 \
+    | tee "$log"
+  local count
+  count=$(sed -n 's/.*tests passed, 0 tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -n 1)
+  tests_run=$((tests_run + ${count:-0}))
+}
+
+stage bootstrap "Debian packages"
+bash scripts/bootstrap.sh
+stage_done bootstrap
+
+stage release "build and test ($BUILD_ROOT/release)"
+bash scripts/build.sh release
+run_ctest "$BUILD_ROOT/release"
+stage_done release
+
+stage asan "build and test with -fsanitize=address,undefined ($BUILD_ROOT/asan)"
+bash scripts/build.sh asan
+# Any finding fails the test that made it. The user's own options, if any, come last and win.
+ASAN_OPTIONS="halt_on_error=1:print_stacktrace=1:detect_leaks=1:strict_string_checks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
+  run_ctest "$BUILD_ROOT/asan"
+stage_done asan
+
+stage find_package "install the release build and use it from tests/find_package"
+scratch=$(mktemp -d)
+cmake --install "$BUILD_ROOT/release" --prefix "$scratch/prefix" >/dev/null
+cmake -S tests/find_package -B "$scratch/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$scratch/prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF \
+  >"$scratch/configure.log" 2>&1 || { cat "$scratch/configure.log" >&2; exit 1; }
+found=$(sed -n 's/^gridsample_DIR:PATH=//p' "$scratch/build/CMakeCache.txt")
+case "$found" in
+  "$scratch/prefix"/*) echo "found the installed package: $found" ;;
+  *) echo "find_package found gridsample in '$found', not in the installed prefix" >&2; exit 1 ;;
+esac
+cmake --build "$scratch/build"
+"$scratch/build/find_package_test"
+tests_run=$((tests_run + 1))
+stage_done find_package
+
+printf -v summary '%s, ' "${times[@]}"
+printf '\n== summary: %stotal %ss\n' "$summary" "$SECONDS"
+echo "gridsample: $tests_run passed, 0 failed"
