@@ -29,6 +29,30 @@ size_t DTypeSize(DType dtype) {
   return 0;
 }
 
+const char* ModeName(Mode mode) {
+  switch (mode) {
+    case Mode::kLinear:
+      return "linear";
+    case Mode::kNearest:
+      return "nearest";
+    case Mode::kCubic:
+      return "cubic";
+  }
+  return "unknown";
+}
+
+const char* PaddingName(Padding padding) {
+  switch (padding) {
+    case Padding::kZeros:
+      return "zeros";
+    case Padding::kBorder:
+      return "border";
+    case Padding::kReflection:
+      return "reflection";
+  }
+  return "unknown";
+}
+
 Status ParseDType(std::string_view name, DType* dtype) {
 #define GRIDSAMPLE_DTYPE(Enum, spelling, Storage, Compute, Kind) \
   if (name == spelling) {                                        \

@@ -209,8 +209,7 @@ Status Validate(const TensorView& x, const TensorView& grid, const MutableTensor
   }
   if (x.dtype == DType::kString && options.mode != Mode::kNearest) {
     return Status(StatusCode::kUnsupported,
-                  std::string("options.mode: ") +
-                      (options.mode == Mode::kLinear ? "linear" : "cubic") +
+                  std::string("options.mode: ") + ModeName(options.mode) +
                       " cannot interpolate string tensors; only nearest is defined for strings");
   }
   // Linear and cubic sum taps^r input elements per output element; past this bound (cubic

@@ -395,6 +395,12 @@ class AnyTensor {
   std::vector<std::string> strings_;
 };
 
+// "linear, zeros" or "cubic, reflection, align_corners", for failure messages.
+inline std::string OptionsText(const Options& o) {
+  return std::string(ModeName(o.mode)) + ", " + PaddingName(o.padding) +
+         (o.align_corners ? ", align_corners" : "");
+}
+
 // A tensor of `dtype` and `shape` holding `values` (see AnyTensor::Set).
 inline AnyTensor MakeTensor(DType dtype, std::vector<int64_t> shape,
                             const std::vector<double>& values) {

@@ -30,11 +30,8 @@ using test::Results;
 using test::RunBoth;
 
 std::string Describe(DType x, DType grid, const Options& o) {
-  static const char* const kModes[] = {"linear", "nearest", "cubic"};
-  static const char* const kPaddings[] = {"zeros", "border", "reflection"};
   return std::string("x ") + DTypeName(x) + ", grid " + DTypeName(grid) + ", " +
-         kModes[static_cast<int>(o.mode)] + ", " + kPaddings[static_cast<int>(o.padding)] +
-         (o.align_corners ? ", align_corners" : "");
+         test::OptionsText(o);
 }
 
 Options Make(Mode mode, Padding padding = Padding::kZeros, bool align_corners = false) {

@@ -54,14 +54,6 @@ constexpr double kTolerance = 1e-5;  // relative to max(1, |expected|)
 constexpr double kBatchScale[2] = {1.0, 3.0};
 constexpr double kChannelScale[2] = {1.0, -2.0};
 
-const char* ModeName(Mode mode) {
-  return mode == Mode::kLinear ? "linear" : mode == Mode::kNearest ? "nearest" : "cubic";
-}
-const char* PaddingName(Padding padding) {
-  return padding == Padding::kZeros    ? "zeros"
-         : padding == Padding::kBorder ? "border"
-                                       : "reflection";
-}
 
 using Impl = Status (*)(const TensorView&, const TensorView&, const MutableTensorView&,
                         const Options&);

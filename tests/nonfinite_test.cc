@@ -38,13 +38,9 @@ const Mode kModes[] = {Mode::kLinear, Mode::kNearest, Mode::kCubic};
 const Padding kPaddings[] = {Padding::kZeros, Padding::kBorder, Padding::kReflection};
 
 std::string Describe(DType x, DType grid, const Options& o, const std::vector<int64_t>& shape) {
-  static const char* const kModeNames[] = {"linear", "nearest", "cubic"};
-  static const char* const kPaddingNames[] = {"zeros", "border", "reflection"};
   std::string s = std::string("x ") + DTypeName(x) + " [";
   for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "], grid " + DTypeName(grid) + ", " + kModeNames[static_cast<int>(o.mode)] + ", " +
-         kPaddingNames[static_cast<int>(o.padding)] +
-         (o.align_corners ? ", align_corners" : "");
+  return s + "], grid " + DTypeName(grid) + ", " + test::OptionsText(o);
 }
 
 // X of (N, C, spatial...) with distinct nonzero elements: 1 + (i % 50) (true for bool,

@@ -29,14 +29,6 @@
 namespace gridsample {
 namespace {
 
-const char* ModeName(Mode mode) {
-  return mode == Mode::kLinear ? "linear" : mode == Mode::kNearest ? "nearest" : "cubic";
-}
-const char* PaddingName(Padding padding) {
-  return padding == Padding::kZeros    ? "zeros"
-         : padding == Padding::kBorder ? "border"
-                                       : "reflection";
-}
 
 constexpr Mode kModes[] = {Mode::kLinear, Mode::kNearest, Mode::kCubic};
 constexpr Padding kPaddings[] = {Padding::kZeros, Padding::kBorder, Padding::kReflection};

@@ -100,9 +100,8 @@ class GridSampleTester {
     std::ostringstream out;
     out << "seed " << seed_ << ", x " << DTypeName(x_dtype_) << Shape(x_shape_) << ", grid "
         << DTypeName(grid_dtype_) << " out" << Shape(out_spatial_) << " range " << grid_range_
-        << (special_ ? " +special" : "") << ", mode " << static_cast<int>(options_.mode)
-        << " padding " << static_cast<int>(options_.padding) << " align_corners "
-        << options_.align_corners << " threads " << options_.num_threads;
+        << (special_ ? " +special" : "") << ", " << OptionsText(options_) << ", threads "
+        << options_.num_threads;
     return out.str();
   }
 

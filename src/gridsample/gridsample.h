@@ -100,6 +100,11 @@ const char* DTypeName(DType dtype);
 // Bytes of one element in memory (sizeof(std::string) for kString); 0 for an unknown value.
 size_t DTypeSize(DType dtype);
 
+// The ONNX spelling of a mode ("linear", "nearest", "cubic") or padding ("zeros", "border",
+// "reflection"); "unknown" for a value outside the enum.
+const char* ModeName(Mode mode);
+const char* PaddingName(Padding padding);
+
 // Parses an ONNX/onnxruntime-web dtype name ("float32", "float16", "bool", ...).
 Status ParseDType(std::string_view name, DType* dtype);
 

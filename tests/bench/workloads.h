@@ -72,30 +72,6 @@ inline const std::vector<Workload>& Workloads() {
   return kWorkloads;
 }
 
-// ONNX attribute spellings.
-inline const char* ModeName(Mode mode) {
-  switch (mode) {
-    case Mode::kLinear:
-      return "linear";
-    case Mode::kNearest:
-      return "nearest";
-    case Mode::kCubic:
-      return "cubic";
-  }
-  return "unknown";
-}
-inline const char* PaddingName(Padding padding) {
-  switch (padding) {
-    case Padding::kZeros:
-      return "zeros";
-    case Padding::kBorder:
-      return "border";
-    case Padding::kReflection:
-      return "reflection";
-  }
-  return "unknown";
-}
-
 inline std::string ShapeString(const std::vector<int64_t>& shape) {
   std::string s;
   for (int64_t extent : shape) s += (s.empty() ? "" : "x") + std::to_string(extent);
