@@ -39,6 +39,14 @@ void MulAddRow(const double* values, const double* weights, double* acc, size_t 
 void MulRow(const float* a, const float* b, float* out, size_t count);
 void MulRow(const double* a, const double* b, double* out, size_t count);
 
+// Linear interpolation from adjacent pairs. For i < count:
+//   out[i] = sum over j < rows of  pair_j[2i] * weight_{2j}[i] + pair_j[2i+1] * weight_{2j+1}[i]
+// with pair_j = pairs + j * pair_stride and weight_k = weights + k * weight_stride. Each pair
+// holds the two innermost-axis taps (x0, x0+1) of one row of the 2^r neighbourhood, loaded
+// together; the weights are the planned products per tap.
+void LinearPairsRow(const float* pairs, size_t pair_stride, const float* weights,
+                    size_t weight_stride, size_t rows, float* out, size_t count);
+
 // The name of the target the kernels dispatch to now ("AVX3", "AVX2", "SSE4", "WASM", ...).
 const char* KernelTargetName();
 

@@ -9,10 +9,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <new>
 #include <string>
 #include <system_error>
+#include <type_traits>
 #include <vector>
 
 #include "convert.h"
@@ -32,30 +34,6 @@ constexpr int64_t kParallelThreshold = 1 << 16;
 
 size_t RoundUp(size_t n, size_t block) { return (n + block - 1) / block * block; }
 
-// Scratch of one worker, sized once per call on the calling thread (so that an allocation
-// failure is reported, not thrown on a worker) and reused across the worker's tiles. Every
-// row is `tile` long, a multiple of kRowBlock, so rows stay aligned for the kernels.
-template <typename C>
-struct Scratch {
-  std::vector<int64_t> axis_offsets;  // [axis][tap][location]
-  AlignedRow<C> axis_weights;         // [axis][tap][location]
-  std::vector<int64_t> offsets;       // [combination][location]
-  AlignedRow<C> weights;              // [combination][location]
-  AlignedRow<C> values;               // [location]
-  AlignedRow<C> acc;                  // [location]
-  std::vector<size_t> pick;           // one tap per axis: the current combination
-
-  void Allocate(size_t rank, size_t taps, size_t combinations, size_t tile) {
-    axis_offsets.resize(rank * taps * tile);
-    axis_weights = AllocateRow<C>(rank * taps * tile);
-    offsets.resize(combinations * tile);
-    weights = AllocateRow<C>(combinations * tile);
-    values = AllocateRow<C>(tile);
-    acc = AllocateRow<C>(tile);
-    pick.resize(rank);
-  }
-};
-
 // The per-call constants every tile needs.
 struct Layout {
   const Problem* problem;
@@ -64,7 +42,77 @@ struct Layout {
   size_t combinations;  // taps^rank
   size_t tile;          // locations per tile, a multiple of kRowBlock
   int64_t tiles_per_batch;
+  // Linear interpolation of one-component data computed in float32: the two innermost taps
+  // of each of the 2^(r-1) rows are adjacent in memory and load as one pair (LinearPairsRow).
+  bool pairs;
 };
+
+// Scratch of one worker, sized once per call on the calling thread (so that an allocation
+// failure is reported, not thrown on a worker) and reused across the worker's tiles. Every
+// row is `tile` long, a multiple of kRowBlock, so rows stay aligned for the kernels.
+template <typename C>
+struct Scratch {
+  AlignedRow<int64_t> axis_offsets;   // [axis][tap][location]
+  AlignedRow<C> axis_weights;         // [axis][tap][location]
+  AlignedRow<int64_t> offsets;        // [combination][location]
+  AlignedRow<C> weights;              // [combination][location]
+  AlignedRow<C> values;               // [location]
+  AlignedRow<C> acc;                  // [location]
+  std::vector<size_t> pick;           // one tap per axis: the current combination
+  // Pair path only.
+  AlignedRow<int64_t> pair_offsets;   // [row][location]: the left tap, 0 at edge locations
+  AlignedRow<C> pair_values;          // [row][2 * location]
+  std::vector<uint32_t> edges;        // locations with a tap outside the input or NaN
+
+  void Allocate(const Layout& layout) {
+    const size_t rank = layout.problem->rank, tile = layout.tile;
+    // Uninitialised (no per-call memset): every entry is written before it is read.
+    axis_offsets = AllocateRow<int64_t>(rank * layout.taps * tile);
+    axis_weights = AllocateRow<C>(rank * layout.taps * tile);
+    offsets = AllocateRow<int64_t>(layout.combinations * tile);
+    weights = AllocateRow<C>(layout.combinations * tile);
+    values = AllocateRow<C>(tile);
+    acc = AllocateRow<C>(tile);
+    pick.resize(rank);
+    if (layout.pairs) {
+      const size_t rows = layout.combinations / 2;
+      pair_offsets = AllocateRow<int64_t>(rows * tile);
+      // Zeroed once: the kernel reads whole rows, tails past a tile's count included.
+      pair_values = AllocateRow<C>(rows * 2 * tile);
+      std::fill(pair_values.get(), pair_values.get() + rows * 2 * tile, C(0));
+      edges.reserve(tile);
+    }
+  }
+};
+
+// The value tap `offset` contributes to an interpolation: the element, 0 outside the input
+// (zeros padding), NaN where the grid coordinate was not finite.
+template <DType XD>
+typename Traits<XD>::Compute TapValue(const typename Traits<XD>::Scalar* in, int64_t offset,
+                                      int part) {
+  using C = typename Traits<XD>::Compute;
+  if (offset >= 0) return ToCompute<XD>(in[offset * Traits<XD>::kParts + part]);
+  return offset == kZeroTap ? C(0) : std::numeric_limits<C>::quiet_NaN();
+}
+
+// The pair path's part of a plan. Combinations 2j and 2j+1 differ only in the innermost tap,
+// x0 and x0+1, so where both are inside the input the second sits right after the first. A
+// location all of whose taps are inside reads its pairs from memory; every other location (an
+// edge under zeros padding, a clamped border tap, a NaN coordinate) reads a harmless pair at
+// offset 0 and is recomputed exactly afterwards from the full plan.
+template <typename C>
+void PlanPairs(const Layout& layout, size_t count, Scratch<C>* s) {
+  const size_t rows = layout.combinations / 2, stride = layout.tile;
+  s->edges.clear();
+  for (size_t i = 0; i < count; ++i) {
+    bool inside = true;
+    for (size_t k = 0; k < layout.combinations; ++k) inside &= s->offsets[k * stride + i] >= 0;
+    if (!inside) s->edges.push_back(static_cast<uint32_t>(i));
+    for (size_t j = 0; j < rows; ++j) {
+      s->pair_offsets[j * stride + i] = inside ? s->offsets[2 * j * stride + i] : 0;
+    }
+  }
+}
 
 // Plans one tile: the taps of every axis at every location, then (for linear and cubic) the
 // weight and offset of every combination of one tap per axis, in odometer order (last axis
@@ -95,13 +143,13 @@ void PlanTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, siz
 
   std::fill(s->pick.begin(), s->pick.end(), 0);
   for (size_t k = 0; k < layout.combinations; ++k) {
-    int64_t* offset_row = s->offsets.data() + k * stride;
+    int64_t* offset_row = s->offsets.get() + k * stride;
     C* weight_row = s->weights.get() + k * stride;
     std::fill(offset_row, offset_row + count, 0);
     std::fill(weight_row, weight_row + stride, C(1));
     for (size_t a = 0; a < r; ++a) {
       const size_t row = (a * taps + s->pick[a]) * stride;
-      const int64_t* axis_offset = s->axis_offsets.data() + row;
+      const int64_t* axis_offset = s->axis_offsets.get() + row;
       // A negative tap marker wins over offsets; kNaNTap (the smaller) wins over kZeroTap.
       for (size_t i = 0; i < count; ++i) {
         const int64_t sum = offset_row[i], add = axis_offset[i];
@@ -116,6 +164,37 @@ void PlanTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, siz
       s->pick[a] = 0;
     }
   }
+  if (layout.pairs) PlanPairs(layout, count, s);
+}
+
+// The pair path for one channel of a planned tile, into s->acc. Inside locations copy their
+// pairs straight from memory; edge locations get theirs tap by tap (0 outside, NaN for a
+// non-finite coordinate), and then one kernel pass weighs them all.
+template <DType XD>
+void SamplePairs(const Layout& layout, const typename Traits<XD>::Scalar* in, size_t count,
+                 Scratch<float>* s) {
+  const size_t rows = layout.combinations / 2, stride = layout.tile;
+  for (size_t j = 0; j < rows; ++j) {
+    const int64_t* offsets = s->pair_offsets.get() + j * stride;
+    float* pairs = s->pair_values.get() + j * 2 * stride;
+    for (size_t i = 0; i < count; ++i) {
+      const auto* pair = in + offsets[i];
+      if constexpr (std::is_same<typename Traits<XD>::Scalar, float>::value) {
+        std::memcpy(pairs + 2 * i, pair, 2 * sizeof(float));  // one 64-bit load and store
+      } else {
+        pairs[2 * i] = ToCompute<XD>(pair[0]);
+        pairs[2 * i + 1] = ToCompute<XD>(pair[1]);
+      }
+    }
+    const int64_t* left = s->offsets.get() + 2 * j * stride;
+    const int64_t* right = left + stride;
+    for (uint32_t i : s->edges) {
+      pairs[2 * i] = TapValue<XD>(in, left[i], 0);
+      pairs[2 * i + 1] = TapValue<XD>(in, right[i], 0);
+    }
+  }
+  LinearPairsRow(s->pair_values.get(), 2 * stride, s->weights.get(), stride, rows,
+                 s->acc.get(), stride);
 }
 
 // Samples every channel of one planned tile.
@@ -132,7 +211,7 @@ void SampleTile(const Layout& layout, const void* x, void* y, int64_t n, int64_t
     Storage* out = static_cast<Storage*>(y) + plane_index * p.out_plane + l0;
     if (layout.options.mode == Mode::kNearest) {
       // A copy: exact for every type, strings included.
-      const int64_t* offsets = s->offsets.data();
+      const int64_t* offsets = s->offsets.get();
       for (size_t i = 0; i < count; ++i) {
         const int64_t offset = offsets[i];
         out[i] = offset >= 0            ? CopyValue<XD>(plane[offset])
@@ -145,19 +224,21 @@ void SampleTile(const Layout& layout, const void* x, void* y, int64_t n, int64_t
       using Scalar = typename XT::Scalar;
       const auto* in = reinterpret_cast<const Scalar*>(plane);
       auto* dst = reinterpret_cast<Scalar*>(out);
-      C* values = s->values.get();
       C* acc = s->acc.get();
+      if constexpr (std::is_same<C, float>::value && XT::kParts == 1) {
+        if (layout.pairs) {
+          SamplePairs<XD>(layout, in, count, s);
+          for (size_t i = 0; i < count; ++i) dst[i] = FromCompute<XD>(acc[i]);
+          continue;
+        }
+      }
+      C* values = s->values.get();
       for (int part = 0; part < XT::kParts; ++part) {
         std::fill(acc, acc + stride, C(0));
         std::fill(values + count, values + stride, C(0));
         for (size_t k = 0; k < layout.combinations; ++k) {
-          const int64_t* offsets = s->offsets.data() + k * stride;
-          for (size_t i = 0; i < count; ++i) {
-            const int64_t offset = offsets[i];
-            values[i] = offset >= 0 ? ToCompute<XD>(in[offset * XT::kParts + part])
-                        : offset == kZeroTap ? C(0)
-                                             : std::numeric_limits<C>::quiet_NaN();
-          }
+          const int64_t* offsets = s->offsets.get() + k * stride;
+          for (size_t i = 0; i < count; ++i) values[i] = TapValue<XD>(in, offsets[i], part);
           MulAddRow(values, s->weights.get() + k * stride, acc, stride);
         }
         for (size_t i = 0; i < count; ++i) dst[i * XT::kParts + part] = FromCompute<XD>(acc[i]);
@@ -177,21 +258,31 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   layout.taps = static_cast<size_t>(TapsPerAxis(options.mode));
   layout.combinations = 1;
   for (size_t a = 0; a < p.rank; ++a) layout.combinations *= layout.taps;
-  const size_t wanted = std::max<size_t>(kPlanBudget / layout.combinations, 1);
-  layout.tile = RoundUp(std::min<size_t>(wanted, static_cast<size_t>(p.out_plane)), kRowBlock);
-  layout.tiles_per_batch =
-      (p.out_plane + static_cast<int64_t>(layout.tile) - 1) / static_cast<int64_t>(layout.tile);
+  layout.pairs = options.mode == Mode::kLinear && std::is_same<C, float>::value &&
+                 Traits<XD>::kParts == 1 && p.in[p.rank - 1] >= 2;
 
-  const size_t items = static_cast<size_t>(p.batch * layout.tiles_per_batch);
   const double work = static_cast<double>(p.y_count) * static_cast<double>(layout.combinations);
   size_t threads = options.num_threads == 0 ? HardwareThreads()
                                             : static_cast<size_t>(options.num_threads);
   if (work < kParallelThreshold) threads = 1;
-  threads = std::min(threads, items);
-  std::vector<Scratch<C>> scratch(threads);
-  for (Scratch<C>& worker : scratch) {
-    worker.Allocate(p.rank, layout.taps, layout.combinations, layout.tile);
+  // Tiles as large as the plan budget allows, but small enough that every thread gets a few
+  // (a batch of one image must still spread over the threads).
+  size_t tile = std::max<size_t>(kPlanBudget / layout.combinations, 1);
+  const size_t per_batch = static_cast<size_t>(p.out_plane);
+  const size_t wanted_items = 4 * threads;
+  if (threads > 1 && static_cast<size_t>(p.batch) < wanted_items) {
+    const size_t per_item =
+        (static_cast<size_t>(p.batch) * per_batch + wanted_items - 1) / wanted_items;
+    tile = std::min(tile, std::max<size_t>(per_item, kRowBlock));
   }
+  layout.tile = RoundUp(std::min(tile, per_batch), kRowBlock);
+  layout.tiles_per_batch =
+      (p.out_plane + static_cast<int64_t>(layout.tile) - 1) / static_cast<int64_t>(layout.tile);
+  const size_t items = static_cast<size_t>(p.batch * layout.tiles_per_batch);
+  threads = std::min(threads, items);
+
+  std::vector<Scratch<C>> scratch(threads);
+  for (Scratch<C>& worker : scratch) worker.Allocate(layout);
 
   ParallelFor(items, threads, [&](size_t item, size_t worker) {
     const int64_t n = static_cast<int64_t>(item) / layout.tiles_per_batch;
