@@ -5,6 +5,12 @@
 #   3. asan          the same suite built with AddressSanitizer + UndefinedBehaviorSanitizer
 #   4. find_package  install the release build into a temporary prefix and build and run
 #                    tests/find_package against it, as another CMake project would
+#   5. wasm          the npm package: Emscripten and Chromium (bootstrap), the Emscripten build
+#                    into dist/ (scripts/build_wasm.sh, $BUILD_ROOT/wasm), the devDependencies
+#                    (onnxruntime-web, playwright-core, typescript, vite) when missing
+#   6. js            the package's node:test suites (tests/js/): the native reference's vectors
+#                    and the golden file through the JS API, loading, errors, memory, npm pack
+#                    and install, headless Chromium (static server and a Vite build)
 # Build folders live in $BUILD_ROOT (default: build/) and are reused between runs.
 set -euo pipefail
 
@@ -76,6 +82,23 @@ cmake --build "$scratch/build"
 "$scratch/build/find_package_test"
 tests_run=$((tests_run + 1))
 stage_done find_package
+
+stage wasm "the npm package: Emscripten build into dist/ ($BUILD_ROOT/wasm)"
+# Emscripten for the build, Chromium for the browser tests (tests/js/browser.test.mjs).
+bash scripts/bootstrap.sh emscripten chromium
+SKIP_BOOTSTRAP=1 bash scripts/build_wasm.sh
+if ! npm ls --depth=0 onnxruntime-web playwright-core typescript vite >/dev/null 2>&1; then
+  # onnxruntime-node ships its CPU binaries; skip its optional download of GPU ones.
+  ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund
+fi
+stage_done wasm
+
+stage js "node:test suites of the package (tests/js/)"
+# pipefail passes node's exit code on through tee.
+node --test --test-reporter=spec tests/js/ 2>&1 | tee "$BUILD_ROOT/js-test.log"
+count=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$BUILD_ROOT/js-test.log" | tail -n 1)
+tests_run=$((tests_run + ${count:-0}))
+stage_done js
 
 printf -v summary '%s, ' "${times[@]}"
 printf '\n== summary: %stotal %ss\n' "$summary" "$SECONDS"

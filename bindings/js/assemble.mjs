@@ -1,0 +1,102 @@
+// Assembles the npm package's dist/ from the Emscripten output and bindings/js/ (run by
+// scripts/build_wasm.sh):
+//
+//   node bindings/js/assemble.mjs --glue gridsample.mjs --wasm gridsample.wasm --out dist
+//
+//   gridsample.wasm                        the module
+//   gridsample_glue.mjs / .cjs             Emscripten's ES-module glue, and its CommonJS copy
+//   gridsample_core.js / .cjs              the API (bindings/js/gridsample_core.js), and its copy
+//   index.js, index.node.js, index.cjs     the entries: browsers, Node import, Node require
+//   index.d.ts, index.d.cts                the types (one file, for import and for require)
+//
+// The CommonJS copies are made by exact text rewrites that must each match as expected, so a
+// change of Emscripten's output or of the core's shape fails here rather than at run time.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { values: args } = parseArgs({
+  options: { glue: { type: 'string' }, wasm: { type: 'string' }, out: { type: 'string' } },
+});
+if (!args.glue || !args.wasm || !args.out) {
+  console.error('usage: node bindings/js/assemble.mjs --glue FILE --wasm FILE --out DIR');
+  process.exit(2);
+}
+
+function fail(message) {
+  console.error(`assemble.mjs: ${message}`);
+  process.exit(1);
+}
+
+// Replaces every occurrence of `from`, which must occur exactly `count` times.
+function replaceExactly(text, from, to, count, what) {
+  const found = text.split(from).length - 1;
+  if (found !== count) {
+    fail(`${what}: expected ${count} × ${JSON.stringify(from)}, found ${found}`);
+  }
+  return text.split(from).join(to);
+}
+
+// Emscripten's MODULARIZE + EXPORT_ES6 glue → CommonJS: import.meta.url (the glue's own
+// location, which the wrapper never lets it use: it passes locateFile and instantiateWasm)
+// becomes this file's URL, and the default export module.exports.
+function glueToCommonJs(glue) {
+  let text = replaceExactly(glue, 'import.meta.url',
+                            'require("url").pathToFileURL(__filename).href', 2, 'glue');
+  text = replaceExactly(text, 'export default createGridSampleModule;',
+                        'module.exports = createGridSampleModule;', 1, 'glue');
+  if (/\bimport\s*\(|\bimport\.meta\b|^\s*(import|export)\b/m.test(text)) {
+    fail('glue: ES module syntax left after the rewrite');
+  }
+  return `'use strict';\n${text}`;
+}
+
+// The core (ES module of `export function` / `export const` declarations, no imports) →
+// CommonJS: the declarations lose `export` and module.exports lists them.
+function coreToCommonJs(core) {
+  const names = [];
+  const text = core.replace(/^export (function|const|let|class) ([A-Za-z_$][\w$]*)/gm,
+                            (match, kind, name) => {
+                              names.push(name);
+                              return `${kind} ${name}`;
+                            });
+  if (names.length === 0) fail('core: no exports found');
+  if (/^\s*(import|export)\b|\bimport\.meta\b|\bimport\s*\(/m.test(text)) {
+    fail('core: ES module syntax other than `export function|const|let|class` declarations');
+  }
+  return `'use strict';\n${text}\nmodule.exports = { ${names.join(', ')} };\n`;
+}
+
+// A file is written only when its content changes, and files of earlier builds that are no
+// longer made are removed: a rebuild that changes nothing touches nothing (tests may be reading
+// dist/ while `npm pack` rebuilds it).
+const out = path.resolve(args.out);
+fs.mkdirSync(out, { recursive: true });
+const made = new Set();
+const write = (name, content) => {
+  made.add(name);
+  const file = path.join(out, name);
+  const bytes = Buffer.from(content);
+  if (fs.existsSync(file) && fs.readFileSync(file).equals(bytes)) return;
+  fs.writeFileSync(`${file}.tmp`, bytes);
+  fs.renameSync(`${file}.tmp`, file);
+};
+const source = (name) => fs.readFileSync(path.join(here, name), 'utf8');
+
+write('gridsample.wasm', fs.readFileSync(args.wasm));
+const glue = fs.readFileSync(args.glue, 'utf8');
+write('gridsample_glue.mjs', glue);
+write('gridsample_glue.cjs', glueToCommonJs(glue));
+const core = source('gridsample_core.js');
+write('gridsample_core.js', core);
+write('gridsample_core.cjs', coreToCommonJs(core));
+for (const name of ['index.js', 'index.node.js', 'index.cjs', 'index.d.ts']) {
+  write(name, source(name));
+}
+write('index.d.cts', source('index.d.ts'));
+for (const name of fs.readdirSync(out)) {
+  if (!made.has(name)) fs.rmSync(path.join(out, name), { recursive: true, force: true });
+}
+console.log(`assemble.mjs: ${made.size} files in ${out}`);

@@ -1,0 +1,53 @@
+// The public API of the gridsample package (the ONNX GridSample operator in WebAssembly).
+
+/**
+ * Loads and instantiates the WebAssembly module; gridSample() may be called once the promise
+ * resolves. By default the .wasm beside the package's JS is read from disk (Node.js) or fetched
+ * relative to the module (browsers, workers, bundlers). The instance is cached: later calls
+ * resolve at once (their options are ignored) and concurrent calls share one load.
+ */
+export function init(options?: {
+  /** Where the file named `file` ("gridsample.wasm") is: a URL, or a path in Node.js. */
+  locateFile?: (file: string) => string;
+  /** A module compiled beforehand (e.g. shared with a worker). */
+  wasmModule?: WebAssembly.Module;
+  /** The .wasm's bytes. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+}): Promise<void>;
+
+export type DataType = 'float32' | 'float64' | 'float16' | 'bfloat16' | 'int8' | 'uint8' |
+  'int16' | 'uint16' | 'int32' | 'uint32' | 'int64' | 'uint64' | 'bool' | 'complex64' |
+  'complex128' | 'string';
+
+/**
+ * Shaped like onnxruntime-web's Tensor, so an ort.Tensor can be passed as is. Without `type`,
+ * the array says it: Float32Array float32, Float64Array float64, Int8Array int8, Uint8Array
+ * uint8, Int16Array int16, Uint16Array uint16, Int32Array int32, Uint32Array uint32,
+ * BigInt64Array int64, BigUint64Array uint64, string[] string. float16 and bfloat16 are
+ * Uint16Array bits (or a Float16Array where the runtime has one), bool a Uint8Array,
+ * complex64/complex128 interleaved Float32Array/Float64Array with dims not counting the pair.
+ */
+export interface TensorLike {
+  data: ArrayBufferView | string[];
+  dims: readonly number[];
+  type?: DataType;
+}
+
+export interface GridSampleOptions {
+  /** Default 'linear'; 'bilinear' and 'bicubic' are the opset-16 names. */
+  mode?: 'linear' | 'nearest' | 'cubic' | 'bilinear' | 'bicubic';
+  /** Default 'zeros'. */
+  paddingMode?: 'zeros' | 'border' | 'reflection';
+  /** Default false. */
+  alignCorners?: boolean | 0 | 1;
+  /** Reuse an output buffer: an array of X's kind with exactly the output's length. */
+  out?: ArrayBufferView;
+}
+
+/**
+ * Y = GridSample(X, grid) as ONNX defines it. X is (N, C, D1..Dr), grid (N, D1_out..Dr_out, r)
+ * of float32, float64, float16 or bfloat16; Y is (N, C, D1_out..Dr_out) of X's type. Throws a
+ * TypeError for wrong JS types, a RangeError for bad shapes and values, an Error before init().
+ */
+export function gridSample(x: TensorLike, grid: TensorLike, options?: GridSampleOptions):
+  { data: ArrayBufferView | string[]; dims: number[]; type: DataType };

@@ -1,0 +1,5 @@
+// gridsample for Node.js (ES module): the CommonJS entry's instance, so that `import` and
+// `require` in one process share one module, one heap and one init().
+import gridsample from './index.cjs';
+
+export const { init, gridSample } = gridsample;

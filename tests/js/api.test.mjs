@@ -1,0 +1,394 @@
+// The package's API in Node: dtypes from typed arrays, onnxruntime-web tensors as input, `out`
+// reuse, errors (TypeError / RangeError with the core's message) that leave the heap as it was,
+// no heap growth over 10,000 calls, and memory growth in the middle of a call.
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+
+import { Tensor } from 'onnxruntime-web';
+
+import { gridSample, init } from 'gridsample';
+
+import { ARRAY_OF, closeTo, embindModule, registry, specExample } from './helpers.mjs';
+
+before(() => init());
+
+// Bytes malloc has handed out (mallinfo), and the size of the wasm memory.
+function heapInUse() {
+  return embindModule().heapInUse();
+}
+function memoryBytes() {
+  return embindModule().HEAPU8.buffer.byteLength;
+}
+
+describe('types', () => {
+  test('the spec example, float32', () => {
+    const { x, grid, y, yDims } = specExample();
+    const result = gridSample(x, grid);
+    assert.deepEqual(result.dims, yDims);
+    assert.equal(result.type, 'float32');
+    assert.ok(result.data instanceof Float32Array);
+    assert.ok(closeTo(result.data, y), String(result.data));
+  });
+
+  test('every registry dtype has a JS representation and runs (nearest copies it)', () => {
+    // X: 1x1x1x3 holding 1, 2, 3 in each type's own representation; grid picks [2, 0].
+    const grid = { data: new Float32Array([1, 0, -1, 0]), dims: [1, 1, 2, 2] };
+    const values = {
+      float16: [0x3c00, 0x4000, 0x4200], bfloat16: [0x3f80, 0x4000, 0x4040],
+      int64: [1n, 2n, 3n], uint64: [1n, 2n, 3n], bool: [1, 0, 1], string: ['a', 'b', 'c'],
+      complex64: [1, -1, 2, -2, 3, -3], complex128: [1, -1, 2, -2, 3, -3],
+    };
+    for (const [type, info] of registry()) {
+      const Array_ = ARRAY_OF[type];
+      assert.ok(Array_, `no JS array for ${type}`);
+      const data = type === 'string' ? values.string : Array_.from(values[type] || [1, 2, 3]);
+      const result = gridSample({ data, dims: [1, 1, 1, 3], type }, grid, { mode: 'nearest' });
+      const parts = info.kind === 'kComplex' ? 2 : 1;
+      assert.equal(result.type, type);
+      assert.deepEqual(result.dims, [1, 1, 1, 2]);
+      assert.deepEqual(Array.from(result.data),
+                       [...Array.from(data).slice(2 * parts), ...Array.from(data).slice(0, parts)],
+                       type);
+    }
+  });
+
+  test('type defaults from the typed array', () => {
+    const grid = { data: new Float64Array([-1]), dims: [1, 1, 1] };
+    const cases = [
+      [Float32Array, 'float32'], [Float64Array, 'float64'], [Int8Array, 'int8'],
+      [Uint8Array, 'uint8'], [Int16Array, 'int16'], [Uint16Array, 'uint16'],
+      [Int32Array, 'int32'], [Uint32Array, 'uint32'], [BigInt64Array, 'int64'],
+      [BigUint64Array, 'uint64'],
+    ];
+    for (const [Array_, type] of cases) {
+      const data = Array_ === BigInt64Array || Array_ === BigUint64Array ?
+          Array_.from([7n, 9n]) : Array_.from([7, 9]);
+      const result = gridSample({ data, dims: [1, 1, 2] }, grid,
+                                { alignCorners: true, mode: 'nearest' });
+      assert.equal(result.type, type);
+      assert.ok(result.data instanceof Array_, type);
+      assert.equal(result.data[0], data[0]);
+    }
+    const strings = gridSample({ data: ['p', 'q'], dims: [1, 1, 2] }, grid,
+                               { mode: 'nearest', alignCorners: 1 });
+    assert.deepEqual(strings, { data: ['p'], dims: [1, 1, 1], type: 'string' });
+  });
+
+  test('typed-array subclasses (Node\'s Buffer) count as their base array', () => {
+    const x = { data: Buffer.from([10, 20, 30]), dims: [1, 1, 3] };
+    const grid = { data: new Float32Array([1, -1]), dims: [1, 2, 1] };
+    const result = gridSample(x, grid, { mode: 'nearest', alignCorners: true });
+    assert.equal(result.type, 'uint8');
+    assert.equal(result.data.constructor, Uint8Array);
+    assert.deepEqual(Array.from(result.data), [30, 10]);
+    const out = Buffer.alloc(2);
+    assert.equal(gridSample({ ...x, type: 'bool' }, grid, { mode: 'nearest', out }).data, out);
+    assert.deepEqual(Array.from(out), [1, 1]);
+  });
+
+  test('int64 and uint64 beyond 2^53 survive nearest exactly; linear interpolates BigInts', () => {
+    const big = [2n ** 62n + 1n, -(2n ** 63n)];
+    const grid = { data: new Float32Array([1, -1]), dims: [1, 2, 1] };
+    const options = { mode: 'nearest', alignCorners: true };
+    assert.deepEqual(Array.from(gridSample({ data: BigInt64Array.from(big), dims: [1, 1, 2] },
+                                           grid, options).data), [big[1], big[0]]);
+    const ubig = [2n ** 64n - 1n, 2n ** 53n + 1n];
+    assert.deepEqual(Array.from(gridSample({ data: BigUint64Array.from(ubig), dims: [1, 1, 2] },
+                                           grid, options).data), [ubig[1], ubig[0]]);
+    const mid = gridSample({ data: BigInt64Array.from([10n, 20n]), dims: [1, 1, 2] },
+                           { data: new Float32Array([0]), dims: [1, 1, 1] },
+                           { alignCorners: true });
+    assert.deepEqual(Array.from(mid.data), [15n]);
+  });
+
+  test('complex: interleaved pairs, dims without the pair', () => {
+    const x = { data: new Float32Array([0, 10, 2, 30]), dims: [1, 1, 2], type: 'complex64' };
+    const result = gridSample(x, { data: new Float32Array([0]), dims: [1, 1, 1] },
+                              { alignCorners: true });
+    assert.deepEqual(result.dims, [1, 1, 1]);
+    assert.deepEqual(Array.from(result.data), [1, 20]);
+  });
+
+  test('float16 and bfloat16 grids; bool X reads any nonzero byte as true', () => {
+    const x = { data: Float32Array.from({ length: 16 }, (_, i) => i), dims: [1, 1, 4, 4] };
+    // (0, 0) in float16 and bfloat16 bits: the centre, bilinear → mean of 5, 6, 9, 10.
+    for (const type of ['float16', 'bfloat16']) {
+      const result = gridSample(x, { data: new Uint16Array([0, 0]), dims: [1, 1, 1, 2], type });
+      assert.deepEqual(Array.from(result.data), [7.5], type);
+    }
+    const bool = gridSample({ data: new Uint8Array([0, 2, 0]), dims: [1, 1, 3], type: 'bool' },
+                            { data: new Float32Array([0, -1]), dims: [1, 2, 1] },
+                            { mode: 'nearest', alignCorners: true });
+    assert.deepEqual(Array.from(bool.data), [1, 0]);
+    assert.equal(bool.type, 'bool');
+  });
+
+  test('strings: UTF-8 both ways, zeros padding gives ""', () => {
+    const x = { data: ['α', '😀', '', 'a b'], dims: [1, 1, 4] };
+    const grid = { data: new Float32Array([-1, -1 / 3, 1 / 3, 1, 5]), dims: [1, 5, 1] };
+    const result = gridSample(x, grid, { mode: 'nearest', alignCorners: true });
+    assert.deepEqual(result.data, ['α', '😀', '', 'a b', '']);
+  });
+
+  test('16 spatial axes (more dims than the scratch of init() holds), heap unchanged', () => {
+    const r = 16;
+    const ones = new Array(r).fill(1);
+    const before = heapInUse();
+    const result = gridSample({ data: new Float32Array([2.5, -4]), dims: [1, 2, ...ones] },
+                              { data: new Float32Array(r).fill(0.2), dims: [1, ...ones, r] },
+                              { mode: 'nearest' });
+    assert.deepEqual(result.dims, [1, 2, ...ones]);
+    assert.deepEqual(Array.from(result.data), [2.5, -4]);
+    assert.throws(() => gridSample({ data: new Float32Array([2.5, -4]), dims: [1, 2, ...ones] },
+                                   { data: new Float32Array(r), dims: [1, ...ones, r] }),
+                  { name: 'RangeError', message: /gridsample: .*16384/ });
+    assert.equal(heapInUse(), before);
+  });
+
+  test('empty tensors', () => {
+    const result = gridSample({ data: new Float32Array(0), dims: [0, 3, 4] },
+                              { data: new Float32Array(0), dims: [0, 5, 1] });
+    assert.deepEqual(result.dims, [0, 3, 5]);
+    assert.equal(result.data.length, 0);
+  });
+});
+
+describe('onnxruntime-web Tensor as input', () => {
+  test('float32 X and grid: the spec example', () => {
+    const { x, grid, y, yDims } = specExample();
+    const result = gridSample(new Tensor('float32', x.data, x.dims),
+                              new Tensor('float32', grid.data, grid.dims),
+                              { mode: 'bilinear', paddingMode: 'zeros', alignCorners: 0 });
+    assert.deepEqual(result.dims, yDims);
+    assert.ok(closeTo(result.data, y));
+    // The result feeds back into a Tensor.
+    const again = new Tensor(result.type, result.data, result.dims);
+    assert.equal(again.size, 36);
+  });
+
+  test('int64, bool, float16, uint8 and string tensors', () => {
+    const grid = new Tensor('float32', new Float32Array([1, -1]), [1, 2, 1]);
+    const options = { mode: 'nearest', alignCorners: true };
+    const cases = [
+      new Tensor('int64', BigInt64Array.from([5n, -6n]), [1, 1, 2]),
+      new Tensor('bool', new Uint8Array([1, 0]), [1, 1, 2]),
+      new Tensor('float16', new Uint16Array([0x3c00, 0xc000]), [1, 1, 2]),
+      new Tensor('uint8', new Uint8Array([200, 7]), [1, 1, 2]),
+      new Tensor('string', ['left', 'right'], [1, 1, 2]),
+    ];
+    for (const x of cases) {
+      const result = gridSample(x, grid, options);
+      assert.equal(result.type, x.type);
+      assert.deepEqual(Array.from(result.data), [x.data[1], x.data[0]], x.type);
+    }
+  });
+});
+
+describe('out', () => {
+  test('is filled and returned, call after call', () => {
+    const { x, grid, y } = specExample();
+    const out = new Float32Array(36);
+    for (let i = 0; i < 3; ++i) {
+      out.fill(-1);
+      const result = gridSample(x, grid, { out });
+      assert.equal(result.data, out);
+      assert.ok(closeTo(out, y));
+    }
+  });
+
+  test('a view into a larger buffer: only its own elements are written', () => {
+    const { x, grid, y } = specExample();
+    const buffer = new Float32Array(40).fill(-7);
+    const out = buffer.subarray(2, 38);
+    gridSample(x, grid, { out });
+    assert.ok(closeTo(out, y));
+    assert.deepEqual(Array.from(buffer.subarray(0, 2)), [-7, -7]);
+    assert.deepEqual(Array.from(buffer.subarray(38)), [-7, -7]);
+  });
+
+  test('float16 out, complex out (interleaved length)', () => {
+    const out16 = new Uint16Array(1);
+    gridSample({ data: new Uint16Array([0x3c00, 0x4000]), dims: [1, 1, 2], type: 'float16' },
+               { data: new Float32Array([1]), dims: [1, 1, 1] },
+               { out: out16, alignCorners: true });
+    assert.equal(out16[0], 0x4000);
+    const outC = new Float64Array(2);
+    const result = gridSample(
+        { data: new Float64Array([1, 2, 3, 4]), dims: [1, 1, 2], type: 'complex128' },
+        { data: new Float32Array([-1]), dims: [1, 1, 1] }, { out: outC, alignCorners: true });
+    assert.equal(result.data, outC);
+    assert.deepEqual(Array.from(outC), [1, 2]);
+  });
+
+  test('wrong class is a TypeError, wrong length a RangeError; out is left as it was', () => {
+    const { x, grid } = specExample();
+    const wrongClass = new Float64Array(36).fill(3);
+    assert.throws(() => gridSample(x, grid, { out: wrongClass }),
+                  { name: 'TypeError',
+                    message: /options\.out: a Float64Array cannot hold float32/ });
+    const short = new Float32Array(35).fill(3);
+    assert.throws(() => gridSample(x, grid, { out: short }),
+                  { name: 'RangeError', message: /options\.out has 35 elements.*needs 36/ });
+    assert.ok(wrongClass.every((v) => v === 3) && short.every((v) => v === 3));
+    assert.throws(() => gridSample({ data: ['a'], dims: [1, 1, 1] },
+                                   { data: new Float32Array([0]), dims: [1, 1, 1] },
+                                   { mode: 'nearest', out: new Uint8Array(1) }),
+                  { name: 'TypeError', message: /cannot hold strings/ });
+  });
+});
+
+describe('errors', () => {
+  const { x, grid } = specExample();
+  const oneGrid = { data: new Float32Array(1), dims: [1, 1, 1] };
+  const cases = [
+    // [what, call, error class, message]
+    ['x not a tensor', () => gridSample(null, grid), TypeError, /x must be a tensor/],
+    ['x a bare typed array', () => gridSample(x.data, grid), TypeError, /x must be a tensor/],
+    ['grid.dims not an array', () => gridSample(x, { data: grid.data, dims: '1,6,6,2' }),
+     TypeError, /grid\.dims must be an array/],
+    ['a dim not a number', () => gridSample({ data: x.data, dims: [1, 1, '4', 4] }, grid),
+     TypeError, /x\.dims\[2\] must be a number/],
+    ['a fractional dim', () => gridSample({ data: x.data, dims: [1, 1, 4.5, 4] }, grid),
+     RangeError, /x\.dims\[2\] must be an integer, got 4\.5/],
+    ['data a number array', () => gridSample({ data: [0, 1, 2], dims: [1, 1, 3] }, grid),
+     TypeError, /x\.data\[0\] must be a string/],
+    ['data a DataView',
+     () => gridSample({ data: new DataView(new ArrayBuffer(64)), dims: [1, 1, 4, 4] }, grid),
+     TypeError, /x\.data must be a typed array/],
+    ['typed array not matching type', () => gridSample({ ...x, type: 'float64' }, grid),
+     TypeError, /x\.data: a Float32Array does not hold float64 \(expected Float64Array\)/],
+    ['unknown type', () => gridSample({ ...x, type: 'float8' }, grid),
+     TypeError, /x\.type: unknown type "float8"/],
+    ['type not a string', () => gridSample({ ...x, type: 1 }, grid),
+     TypeError, /x\.type must be a string/],
+    ['integer grid (core: type mismatch)',
+     () => gridSample(x, { data: new Int32Array(72), dims: [1, 6, 6, 2] }),
+     TypeError, /grid: dtype int32 is not a grid type/],
+    ['string grid', () => gridSample(x, { data: ['a'], dims: [1, 1, 1] }),
+     TypeError, /grid\.type: a grid holds coordinates/],
+    ['options not an object', () => gridSample(x, grid, 'nearest'),
+     TypeError, /options must be an object/],
+    ['mode not a string', () => gridSample(x, grid, { mode: 1 }),
+     TypeError, /options\.mode must be a string/],
+    ['paddingMode not a string', () => gridSample(x, grid, { paddingMode: null }),
+     TypeError, /options\.paddingMode must be a string/],
+    ['alignCorners a string', () => gridSample(x, grid, { alignCorners: 'yes' }),
+     TypeError, /options\.alignCorners must be a boolean, 0 or 1/],
+    ['alignCorners 2', () => gridSample(x, grid, { alignCorners: 2 }),
+     RangeError, /options\.alignCorners must be a boolean, 0 or 1, got 2/],
+    ['out not a typed array', () => gridSample(x, grid, { out: [] }),
+     TypeError, /options\.out must be a typed array/],
+    ['unknown mode (core)', () => gridSample(x, grid, { mode: 'area' }),
+     RangeError, /mode: unknown value "area"/],
+    ['unknown padding (core)', () => gridSample(x, grid, { paddingMode: 'wrap' }),
+     RangeError, /padding_mode: unknown value "wrap"/],
+    ['grid last dim (core)',
+     () => gridSample(x, { data: new Float32Array(108), dims: [1, 6, 6, 3] }),
+     RangeError, /grid: last extent 3/],
+    ['N mismatch (core)', () => gridSample(x, { data: new Float32Array(144), dims: [2, 6, 6, 2] }),
+     RangeError, /grid: batch 2 must equal x's batch 1/],
+    ['x rank 2 (core)', () => gridSample({ data: new Float32Array(4), dims: [2, 2] }, grid),
+     RangeError, /x: rank 2 \(shape \[2, 2\]\) is below 3/],
+    ['negative dim (core)', () => gridSample({ data: x.data, dims: [1, 1, -4, -4] }, grid),
+     RangeError, /x: extent -4 of axis 2 in shape \[1, 1, -4, -4\] is negative/],
+    ['overflowing shape (core)',
+     () => gridSample({ data: x.data, dims: [2 ** 40, 2 ** 40, 4, 4] },
+                      { data: grid.data, dims: [2 ** 40, 6, 6, 2] }),
+     RangeError, /x: the element count of shape .* overflows/],
+    ['data length vs dims',
+     () => gridSample({ data: new Float32Array(15), dims: [1, 1, 4, 4] }, grid),
+     RangeError, /x\.data has 15 elements, but dims \[1, 1, 4, 4\] need 16 values/],
+    ['complex length vs dims',
+     () => gridSample({ data: new Float32Array(16), dims: [1, 1, 4, 4], type: 'complex64' }, grid),
+     RangeError, /need 32 numbers \(16 complex64 values, interleaved\)/],
+    ['string with linear (core: unsupported)',
+     () => gridSample({ data: ['a', 'b'], dims: [1, 1, 2] }, oneGrid),
+     RangeError, /only nearest is defined for strings/],
+    ['string with a bad mode (core, after the grid is on the heap)',
+     () => gridSample({ data: ['a', 'b'], dims: [1, 1, 2] }, oneGrid, { mode: 'near' }),
+     RangeError, /mode: unknown value "near"/],
+    ['an empty input axis to sample (core)',
+     () => gridSample({ data: new Float32Array(0), dims: [1, 1, 0] },
+                      { data: new Float32Array(1), dims: [1, 1, 1] }),
+     RangeError, /x: spatial axis 0 of shape \[1, 1, 0\] is empty/],
+    ['an output larger than the wasm heap (2^29 float32 from small inputs)',
+     () => gridSample({ data: new Float32Array(2 ** 14), dims: [1, 2 ** 14, 1] },
+                      { data: new Float32Array(2 ** 15), dims: [1, 2 ** 15, 1] }),
+     RangeError, /the tensors need \d+ bytes, more than the WebAssembly heap holds/],
+  ];
+  for (const [what, call, ErrorClass, message] of cases) {
+    test(`${what}: ${ErrorClass.name}, heap unchanged`, () => {
+      const before = heapInUse();
+      assert.throws(call, (error) => {
+        assert.equal(error.constructor, ErrorClass, `${error.constructor.name}: ${error.message}`);
+        assert.match(error.message, message);
+        assert.match(error.message, /^gridsample: /);
+        return true;
+      });
+      assert.equal(heapInUse(), before);
+      // The heap still works, and hands out the block it had before.
+      const module = embindModule();
+      const p = module._malloc(64);
+      module._free(p);
+      const q = module._malloc(64);
+      module._free(q);
+      assert.equal(p, q);
+    });
+  }
+
+  test('errors after the tensors are on the heap free them (same malloc pointer after)', () => {
+    const module = embindModule();
+    const probe = module._malloc(256);
+    module._free(probe);
+    assert.throws(() => gridSample(x, { data: new Int32Array(72), dims: [1, 6, 6, 2] }), TypeError);
+    assert.throws(() => gridSample(x, grid, { mode: 'area' }), RangeError);
+    const again = module._malloc(256);
+    module._free(again);
+    assert.equal(again, probe);
+  });
+});
+
+describe('memory', () => {
+  test('no heap growth over 10,000 calls', () => {
+    const { x, grid, y } = specExample();
+    const out = new Float32Array(36);
+    const strings = { data: ['a', 'b', 'c'], dims: [1, 1, 3] };
+    const sgrid = { data: new Float32Array([0.5, -2]), dims: [1, 2, 1] };
+    const small = { data: new Float64Array([1, 2, 3, 4, 5, 6]), dims: [1, 2, 3] };
+    const line = { data: new Float32Array([0.1, 0.7]), dims: [1, 2, 1] };
+    for (let i = 0; i < 100; ++i) gridSample(x, grid);  // warm up
+    const heapBefore = heapInUse();
+    const memoryBefore = memoryBytes();
+    for (let i = 0; i < 10000; ++i) {
+      switch (i % 5) {
+        case 0: gridSample(x, grid); break;
+        case 1: gridSample(x, grid, { out, mode: 'cubic', paddingMode: 'reflection' }); break;
+        case 2: gridSample(strings, sgrid, { mode: 'nearest' }); break;
+        case 3: gridSample(small, line, { paddingMode: 'border', alignCorners: true }); break;
+        default:
+          assert.throws(() => gridSample(x, grid, { mode: 'area' }), RangeError);
+      }
+    }
+    assert.equal(heapInUse(), heapBefore);
+    assert.equal(memoryBytes(), memoryBefore);
+    assert.ok(closeTo(gridSample(x, grid).data, y));
+  });
+
+  test('a call that grows the memory (views are taken after allocating)', () => {
+    // X of 48 MiB cannot fit the initial 16 MiB: _malloc grows the memory and replaces the
+    // heap's ArrayBuffer before the copy in.
+    const side = 3584;
+    const data = new Float32Array(side * side);
+    for (let i = 0; i < data.length; ++i) data[i] = i % 1000;
+    const before = memoryBytes();
+    const corners = gridSample({ data, dims: [1, 1, side, side] },
+                               { data: new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]),
+                                 dims: [1, 2, 2, 2] },
+                               { alignCorners: true });
+    assert.ok(memoryBytes() > before, 'the memory grew');
+    const at = (row, col) => (row * side + col) % 1000;
+    assert.deepEqual(Array.from(corners.data),
+                     [at(0, 0), at(0, side - 1), at(side - 1, 0), at(side - 1, side - 1)]);
+    assert.ok(closeTo(gridSample(specExample().x, specExample().grid).data, specExample().y));
+  });
+});

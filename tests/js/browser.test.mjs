@@ -1,0 +1,166 @@
+// In a real browser: headless Chromium (Debian's, driven by playwright-core) computes the spec's
+// example with the package in a page, in a module worker that loads the .wasm itself, and in a
+// worker given a compiled WebAssembly.Module, twice:
+//   1. from a plain static server (no bundler): the package's dist/ at /gridsample/, the pages
+//      of tests/js/browser/ at /, their bare `gridsample` imports pointed at
+//      /gridsample/index.js by the server (what an import map does; module workers have none);
+//   2. from a Vite 7 build of the same pages against the packed package installed from its
+//      tarball (Vite follows new URL('./gridsample.wasm', import.meta.url) and emits the .wasm).
+// The servers listen on 127.0.0.1 only. Skipped (with the reason) where /usr/bin/chromium is
+// missing; scripts/test.sh installs it.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+
+import { closeTo, distDir, repo, specExample } from './helpers.mjs';
+
+const run = promisify(execFile);
+const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
+const fixtures = path.join(repo, 'tests', 'js', 'browser');
+const skip = fs.existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}`;
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
+  '.cjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json',
+  '.ts': 'text/plain', '.cts': 'text/plain',
+};
+
+// A static file server on 127.0.0.1: `mounts` maps a URL prefix to a folder; `rewrite(file,
+// text)` may change a JS file on its way out. Records the requests and their content types.
+async function serve(mounts, rewrite = (file, text) => text) {
+  const log = [];
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url, 'http://localhost');
+    let pathname = decodeURIComponent(url.pathname);
+    if (pathname.endsWith('/')) pathname += 'index.html';
+    const prefix = Object.keys(mounts).filter((p) => pathname.startsWith(p))
+        .sort((a, b) => b.length - a.length)[0];
+    const file = prefix === undefined ? null :
+        path.join(mounts[prefix], path.normalize(pathname.slice(prefix.length)));
+    if (!file || !file.startsWith(mounts[prefix]) || !fs.existsSync(file) ||
+        !fs.statSync(file).isFile()) {
+      log.push({ url: pathname, status: 404 });
+      response.writeHead(404).end();
+      return;
+    }
+    const type = TYPES[path.extname(file)] || 'application/octet-stream';
+    log.push({ url: pathname, status: 200, type });
+    let body = fs.readFileSync(file);
+    if (type === 'text/javascript') body = rewrite(file, body.toString('utf8'));
+    response.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store' });
+    response.end(body);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, log, url: `http://127.0.0.1:${server.address().port}` };
+}
+
+let browser;
+let scratch;
+before(async () => {
+  if (skip) return;
+  const { chromium } = await import('playwright-core');
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true,
+                                    args: ['--no-sandbox', '--headless'] });
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'gridsample-browser-'));
+});
+after(async () => {
+  if (browser) await browser.close();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+// Opens the page, waits for window.results, and checks every result against the spec.
+async function check(pageUrl, { expectWorkerWithModule }) {
+  const page = await browser.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  // Count streaming compilations in the page (the worker's are not visible from here).
+  await page.addInitScript(() => {
+    const original = WebAssembly.instantiateStreaming;
+    window.streamed = 0;
+    WebAssembly.instantiateStreaming = (...args) => {
+      window.streamed += 1;
+      return original.apply(WebAssembly, args);
+    };
+  });
+  try {
+    await page.goto(pageUrl);
+    const results = await page.evaluate(() => window.results);
+    const streamed = await page.evaluate(() => window.streamed);
+    assert.equal(results.error, undefined, results.error);
+    assert.deepEqual(problems, []);
+    assert.match(results.early, /call init\(\) and await it before gridSample\(\)/);
+    const { y, yDims } = specExample();
+    const outcomes = { page: results.page, worker: results.worker.result };
+    if (expectWorkerWithModule) outcomes.workerWithModule = results.workerWithModule.result;
+    for (const [where, result] of Object.entries(outcomes)) {
+      assert.ok(result, `${where}: ${JSON.stringify(results[where])}`);
+      assert.deepEqual(result.dims, yDims, where);
+      assert.equal(result.type, 'float32', where);
+      assert.ok(closeTo(result.data, y, 1e-4), `${where}: ${result.data}`);
+    }
+    assert.equal(streamed, 1, 'the page compiled the .wasm with instantiateStreaming');
+    // Chromium has Float16Array: float16 tensors may use it, and Y comes back as one.
+    assert.deepEqual(results.float16,
+                     { array: 'Float16Array', type: 'float16', data: [4, 1.5, -2.25] });
+  } finally {
+    await page.close();
+  }
+}
+
+describe('Chromium', { skip }, () => {
+  test('plain static server: page, worker, worker with a compiled module', async () => {
+    const { server, log, url } = await serve(
+        { '/gridsample/': distDir, '/': fixtures },
+        (file, text) => (file.startsWith(fixtures) ?
+            text.replaceAll("from 'gridsample'", "from '/gridsample/index.js'") : text));
+    try {
+      await check(`${url}/?wasm=/gridsample/gridsample.wasm`, { expectWorkerWithModule: true });
+      const wasm = log.filter((entry) => entry.url.endsWith('.wasm'));
+      // The page's init, its worker's init, and the page's compileStreaming for the other one.
+      assert.equal(wasm.length, 3, JSON.stringify(log));
+      assert.ok(wasm.every((entry) => entry.type === 'application/wasm' && entry.status === 200));
+      assert.ok(log.every((entry) => entry.status === 200), JSON.stringify(log));
+    } finally {
+      server.close();
+    }
+  });
+
+  test('Vite 7 build against the installed tarball: page and worker', async () => {
+    const app = path.join(scratch, 'vite-app');
+    fs.mkdirSync(app);
+    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', scratch],
+                                 { cwd: repo, env: { ...process.env, SKIP_BOOTSTRAP: '1' },
+                                   maxBuffer: 1 << 24, timeout: 600000 });
+    const tarball = path.join(scratch, JSON.parse(stdout)[0].filename);
+    fs.writeFileSync(path.join(app, 'package.json'),
+                     JSON.stringify({ name: 'vite-app', private: true, type: 'module' }));
+    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball],
+              { cwd: app, timeout: 300000 });
+    for (const name of ['index.html', 'main.js', 'worker.js', 'example.js']) {
+      fs.copyFileSync(path.join(fixtures, name), path.join(app, name));
+    }
+    // Vite from the repository's devDependencies, run on the app folder.
+    const vite = path.join(repo, 'node_modules', 'vite', 'bin', 'vite.js');
+    await run(process.execPath, [vite, 'build', '--logLevel', 'warn', '--outDir', 'out'],
+              { cwd: app, timeout: 300000 });
+    const assets = fs.readdirSync(path.join(app, 'out', 'assets'));
+    assert.ok(assets.some((name) => name.endsWith('.wasm')), `no .wasm emitted: ${assets}`);
+    const { server, log, url } = await serve({ '/': path.join(app, 'out') });
+    try {
+      await check(`${url}/`, { expectWorkerWithModule: false });
+      assert.ok(log.every((entry) => entry.status === 200), JSON.stringify(log));
+      assert.ok(log.some((entry) => entry.url.endsWith('.wasm') &&
+                                    entry.type === 'application/wasm'));
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -1,0 +1,185 @@
+// Shared by the package's node:test suites: the test-vector reader (format: tests/data/README.md),
+// typed arrays per dtype, the comparison with a tolerance per dtype, the spec's first example,
+// and a way to the embind module (the heap probe).
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const dataDir = path.join(repo, 'tests', 'data');
+export const distDir = path.join(repo, 'dist');
+
+const require = createRequire(import.meta.url);
+
+// `import 'gridsample'` and `require('gridsample')` in Node share the CommonJS core: its
+// moduleForTesting() is the instance the API uses.
+export function embindModule() {
+  return require(path.join(distDir, 'gridsample_core.cjs')).moduleForTesting();
+}
+
+// The registry as the wasm module reports it: Map(name → { name, size, computeSize, kind }).
+export function registry() {
+  return new Map(embindModule().dtypes().map((entry) => [entry.name, entry]));
+}
+
+// The typed array each dtype is written into by the readers below (bits for float16/bfloat16,
+// interleaved parts for complex).
+export const ARRAY_OF = {
+  float32: Float32Array, float64: Float64Array, float16: Uint16Array, bfloat16: Uint16Array,
+  int8: Int8Array, uint8: Uint8Array, int16: Int16Array, uint16: Uint16Array,
+  int32: Int32Array, uint32: Uint32Array, int64: BigInt64Array, uint64: BigUint64Array,
+  bool: Uint8Array, complex64: Float32Array, complex128: Float64Array, string: Array,
+};
+
+function parseReal(token) {
+  if (token === 'nan') return NaN;
+  if (token === 'inf') return Infinity;
+  if (token === '-inf') return -Infinity;
+  const value = Number(token);
+  if (Number.isNaN(value)) throw new Error(`not a number: ${token}`);
+  return value;
+}
+
+function parseValues(type, tokens) {
+  const Array_ = ARRAY_OF[type];
+  if (!Array_) throw new Error(`unknown dtype ${type}`);
+  switch (type) {
+    case 'string':
+      return tokens.map((token) => JSON.parse(token));
+    case 'float16':
+    case 'bfloat16':
+      return Uint16Array.from(tokens, (token) => {
+        if (!/^0x[0-9a-f]{4}$/.test(token)) throw new Error(`not 4 hex digits: ${token}`);
+        return parseInt(token.slice(2), 16);
+      });
+    case 'int64':
+    case 'uint64':
+      return Array_.from(tokens, (token) => BigInt(token));
+    case 'complex64':
+    case 'complex128':
+      return Array_.from(tokens.flatMap((token) => token.split(',')), parseReal);
+    default:
+      return Array_.from(tokens, parseReal);
+  }
+}
+
+function parseTensor(line, name) {
+  const tokens = line.split(' ');
+  if (tokens[0] !== name) throw new Error(`expected a ${name} line, got: ${line.slice(0, 60)}`);
+  const type = tokens[1];
+  const rank = Number(tokens[2]);
+  const dims = tokens.slice(3, 3 + rank).map(Number);
+  if (tokens[3 + rank] !== ':') throw new Error(`no ':' after the dims of: ${line.slice(0, 60)}`);
+  const data = parseValues(type, tokens.slice(4 + rank));
+  const count = dims.reduce((a, b) => a * b, 1) * (type.startsWith('complex') ? 2 : 1);
+  if (data.length !== count) throw new Error(`${name}: ${data.length} values for dims ${dims}`);
+  return { type, dims, data };
+}
+
+// Reads a vector file: [{ name, attrs: { mode, padding, alignCorners }, x, grid, y }].
+export function readVectors(file) {
+  const lines = fs.readFileSync(file, 'utf8').split('\n')
+      .filter((line) => line !== '' && !line.startsWith('#'));
+  const cases = [];
+  for (let i = 0; i < lines.length;) {
+    const [keyword, name] = lines[i].split(' ');
+    if (keyword !== 'case') throw new Error(`expected 'case', got: ${lines[i].slice(0, 60)}`);
+    const attrs = Object.fromEntries(lines[i + 1].split(' ').slice(1).map((kv) => kv.split('=')));
+    cases.push({
+      name,
+      attrs: { mode: attrs.mode, padding: attrs.padding,
+               alignCorners: attrs.align_corners === '1' },
+      x: parseTensor(lines[i + 2], 'x'),
+      grid: parseTensor(lines[i + 3], 'grid'),
+      y: parseTensor(lines[i + 4], 'y'),
+    });
+    if (lines[i + 5] !== 'end') throw new Error(`case ${name}: no 'end'`);
+    i += 6;
+  }
+  return cases;
+}
+
+// IEEE binary16 and bfloat16 bits → number, by the textbook.
+export function halfToNumber(h) {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exponent = (h >> 10) & 0x1f;
+  const mantissa = h & 0x3ff;
+  if (exponent === 0) return sign * mantissa * 2 ** -24;
+  if (exponent === 31) return mantissa ? NaN : sign * Infinity;
+  return sign * (1 + mantissa / 1024) * 2 ** (exponent - 15);
+}
+export function bfloat16ToNumber(b) {
+  return new Float32Array(new Uint32Array([b << 16]).buffer)[0];
+}
+
+function near(a, b, rel) {
+  if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
+  if (a === b) return true;
+  return Math.abs(a - b) <= rel * (1 + Math.max(Math.abs(a), Math.abs(b)));
+}
+
+// The tolerances the native suite allows between the fast path and the reference
+// (tests/tester.h): the wasm build is a fast path, the vectors come from the reference.
+// `exact` (nearest mode, which copies elements bit for bit) allows no difference at all.
+// Returns the index of the first element that differs, or -1.
+export function firstMismatch(info, actual, expected, exact = false) {
+  if (actual.length !== expected.length) return 0;
+  const eps = info.computeSize === 8 ? 1e-12 : 2e-5;
+  for (let i = 0; i < expected.length; ++i) {
+    const a = actual[i];
+    const e = expected[i];
+    let ok;
+    switch (exact ? 'exact' : info.kind) {
+      case 'exact':
+        ok = a === e || (Number.isNaN(a) && Number.isNaN(e));
+        break;
+      case 'kFloat':
+      case 'kComplex':
+        ok = near(a, e, eps);
+        break;
+      case 'kHalf':
+        ok = a === e || near(halfToNumber(a), halfToNumber(e), 1e-3);
+        break;
+      case 'kBFloat16':
+        ok = a === e || near(bfloat16ToNumber(a), bfloat16ToNumber(e), 8e-3);
+        break;
+      case 'kInt': {
+        if (typeof a === 'bigint') {
+          const diff = Number(a > e ? a - e : e - a);
+          ok = diff <= 1 + eps * Math.max(Math.abs(Number(a)), Math.abs(Number(e)));
+        } else {
+          ok = Math.abs(a - e) <= 1 + eps * Math.max(Math.abs(a), Math.abs(e));
+        }
+        break;
+      }
+      default:  // bool and string agree exactly
+        ok = a === e;
+    }
+    if (!ok) return i;
+  }
+  return -1;
+}
+
+// The spec's first example (onnx-gridsample-16-with-examples.rst): bilinear, zeros, align 0.
+export function specExample() {
+  const steps = [-1, -0.6, -0.2, 0.2, 0.6, 1];
+  const grid = [];
+  for (const y of steps) for (const x of steps) grid.push(x, y);
+  return {
+    x: { data: Float32Array.from({ length: 16 }, (_, i) => i), dims: [1, 1, 4, 4] },
+    grid: { data: new Float32Array(grid), dims: [1, 6, 6, 2] },
+    y: [0, 0.15, 0.55, 0.95, 1.35, 0.75, 0.6, 1.5, 2.3, 3.1, 3.9, 2.1,
+        2.2, 4.7, 5.5, 6.3, 7.1, 3.7, 3.8, 7.9, 8.7, 9.5, 10.3, 5.3,
+        5.4, 11.1, 11.9, 12.7, 13.5, 6.9, 3, 6.15, 6.55, 6.95, 7.35, 3.75],
+    yDims: [1, 1, 6, 6],
+  };
+}
+
+export function closeTo(actual, expected, tol = 1e-5) {
+  if (actual.length !== expected.length) return false;
+  for (let i = 0; i < expected.length; ++i) {
+    if (!(Math.abs(actual[i] - expected[i]) <= tol * (1 + Math.abs(expected[i])))) return false;
+  }
+  return true;
+}

@@ -1,0 +1,130 @@
+// `npm pack` (its prepack step builds dist/) gives a tarball of only what users need; installed
+// into an empty project, `import` (ES module) and `require` (CommonJS) both compute the spec's
+// first example, and TypeScript (node16 resolution, through the exports map) finds the
+// declarations from an ES module and from a CommonJS module and holds users to the API.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
+
+import { closeTo, repo, specExample } from './helpers.mjs';
+
+const run = promisify(execFile);
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+let scratch;
+let tarball;
+let packed;
+let app;  // the empty project the tarball is installed into (by the second test)
+
+before(async () => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'gridsample-pack-'));
+  // scripts/test.sh has just run the bootstrap; prepack still rebuilds (incrementally).
+  const { stdout } = await run(npm, ['pack', '--json', '--pack-destination', scratch],
+                               { cwd: repo, env: { ...process.env, SKIP_BOOTSTRAP: '1' },
+                                 maxBuffer: 1 << 24, timeout: 600000 });
+  [packed] = JSON.parse(stdout);
+  tarball = path.join(scratch, packed.filename);
+});
+after(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+test('the tarball holds dist/, README.md, LICENSE and package.json only', () => {
+  assert.equal(packed.filename, `gridsample-${packed.version}.tgz`);
+  assert.ok(fs.existsSync(tarball));
+  const files = packed.files.map((f) => f.path).sort();
+  assert.deepEqual(files, [
+    'LICENSE', 'README.md', 'dist/gridsample.wasm', 'dist/gridsample_core.cjs',
+    'dist/gridsample_core.js', 'dist/gridsample_glue.cjs', 'dist/gridsample_glue.mjs',
+    'dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js',
+    'dist/index.node.js', 'package.json',
+  ]);
+});
+
+test('installed in an empty project: import and require compute the spec example', async () => {
+  app = path.join(scratch, 'app');
+  fs.mkdirSync(app);
+  fs.writeFileSync(path.join(app, 'package.json'),
+                   JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+  await run(npm, ['install', '--offline', '--no-audit', '--no-fund', tarball],
+            { cwd: app, timeout: 300000 });
+  const installed = path.join(app, 'node_modules', 'gridsample');
+  assert.ok(fs.existsSync(path.join(installed, 'dist', 'gridsample.wasm')));
+  assert.ok(fs.existsSync(path.join(installed, 'dist', 'index.d.ts')));
+
+  const compute = `
+    const steps = [-1, -0.6, -0.2, 0.2, 0.6, 1];
+    const g = []; for (const y of steps) for (const x of steps) g.push(x, y);
+    const run = (gs) => gs.init().then(() => {
+      const x = Float32Array.from({ length: 16 }, (_, i) => i);
+      const y = gs.gridSample({ data: x, dims: [1, 1, 4, 4] },
+                              { data: new Float32Array(g), dims: [1, 6, 6, 2] });
+      console.log(JSON.stringify({ dims: y.dims, type: y.type, data: Array.from(y.data) }));
+    });`;
+  fs.writeFileSync(path.join(app, 'esm.mjs'),
+                   `import * as gs from 'gridsample';\n${compute}\nawait run(gs);\n`);
+  fs.writeFileSync(path.join(app, 'cjs.cjs'),
+                   `const gs = require('gridsample');\n${compute}\nrun(gs);\n`);
+  const { y, yDims } = specExample();
+  for (const script of ['esm.mjs', 'cjs.cjs']) {
+    const { stdout } = await run(process.execPath, [script], { cwd: app, timeout: 60000 });
+    const result = JSON.parse(stdout);
+    assert.deepEqual(result.dims, yDims, script);
+    assert.equal(result.type, 'float32', script);
+    assert.ok(closeTo(result.data, y), `${script}: ${result.data}`);
+  }
+});
+
+test('TypeScript: the declarations resolve for import and require and type the API', async (t) => {
+  if (!app) return t.skip('the install test did not run');
+  const use = (load) => `${load}
+    const steps: number[] = [-1, -0.6, -0.2, 0.2, 0.6, 1];
+    async function main(): Promise<void> {
+      await init({ locateFile: (file: string) => file });
+      await init({ wasmBinary: new Uint8Array(0) });
+      const x: TensorLike = { data: new Float32Array(16), dims: [1, 1, 4, 4] };
+      const grid: TensorLike = { data: new Float32Array(72), dims: [1, 6, 6, 2], type: 'float32' };
+      const options: GridSampleOptions =
+          { mode: 'bicubic', paddingMode: 'border', alignCorners: 1 };
+      const y = gridSample(x, grid, options);
+      const dims: number[] = y.dims;
+      const type: DataType = y.type;
+      const data: ArrayBufferView | string[] = y.data;
+      gridSample({ data: ['a'], dims: [1, 1, 1] }, grid, { mode: 'nearest' });
+      gridSample(x, grid, { out: new Float32Array(36) });
+      // @ts-expect-error: not a mode
+      gridSample(x, grid, { mode: 'area' });
+      // @ts-expect-error: alignCorners is boolean | 0 | 1
+      gridSample(x, grid, { alignCorners: 2 });
+      // @ts-expect-error: not a DataType
+      gridSample({ data: new Float32Array(1), dims: [1], type: 'float8' }, grid);
+      // @ts-expect-error: a grid is a tensor
+      gridSample(x, new Float32Array(72));
+      void [dims, type, data, steps];
+    }
+    void main;
+  `;
+  fs.writeFileSync(path.join(app, 'types_esm.mts'), use(
+      'import { init, gridSample, type DataType, type GridSampleOptions, type TensorLike } ' +
+      "from 'gridsample';"));
+  fs.writeFileSync(path.join(app, 'types_cjs.cts'), use(
+      "import gs = require('gridsample');\nconst { init, gridSample } = gs;\n" +
+      'type DataType = gs.DataType; type GridSampleOptions = gs.GridSampleOptions; ' +
+      'type TensorLike = gs.TensorLike;'));
+  fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'es2022',
+                       strict: true, noEmit: true, skipLibCheck: false, types: [] },
+    files: ['types_esm.mts', 'types_cjs.cts'],
+  }));
+  const tsc = path.join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+  let stdout;
+  try {
+    ({ stdout } = await run(process.execPath, [tsc, '-p', app, '--listFiles'],
+                            { cwd: app, timeout: 120000 }));
+  } catch (error) {
+    assert.fail(`tsc: ${error.stdout}${error.stderr}`);
+  }
+  assert.match(stdout, /node_modules\/gridsample\/dist\/index\.d\.ts/);
+  assert.match(stdout, /node_modules\/gridsample\/dist\/index\.d\.cts/);
+});
