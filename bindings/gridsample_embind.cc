@@ -64,6 +64,18 @@ val DTypes() {
   return list;
 }
 
+// X's, the grid's and Y's shapes of a call whose dims the wrapper wrote to the heap.
+struct Shapes {
+  std::vector<int64_t> x, grid, y;
+};
+Status ReadShapes(uintptr_t x_dims, int x_rank, uintptr_t grid_dims, int grid_rank,
+                  Shapes* shapes) {
+  shapes->x = DimsAt(x_dims, x_rank);
+  shapes->grid = DimsAt(grid_dims, grid_rank);
+  return OutputShape(shapes->x.data(), shapes->x.size(), shapes->grid.data(),
+                     shapes->grid.size(), &shapes->y);
+}
+
 // The Mode / Padding value of an ONNX spelling, or -1 (lastMessage() says why).
 int ParseModeJs(const std::string& name) {
   Mode mode;
@@ -79,14 +91,11 @@ int ParsePaddingJs(const std::string& name) {
 // Writes Y's dims (x_rank of them, as float64) to y_dims.
 int OutputShapeJs(uintptr_t x_dims, int x_rank, uintptr_t grid_dims, int grid_rank,
                   uintptr_t y_dims) {
-  const std::vector<int64_t> x_shape = DimsAt(x_dims, x_rank);
-  const std::vector<int64_t> grid_shape = DimsAt(grid_dims, grid_rank);
-  std::vector<int64_t> y_shape;
-  const Status status = OutputShape(x_shape.data(), x_shape.size(), grid_shape.data(),
-                                    grid_shape.size(), &y_shape);
+  Shapes shapes;
+  const Status status = ReadShapes(x_dims, x_rank, grid_dims, grid_rank, &shapes);
   if (status.ok()) {
     double* out = reinterpret_cast<double*>(y_dims);
-    for (size_t i = 0; i < y_shape.size(); ++i) out[i] = static_cast<double>(y_shape[i]);
+    for (size_t i = 0; i < shapes.y.size(); ++i) out[i] = static_cast<double>(shapes.y[i]);
   }
   return Report(status);
 }
@@ -104,18 +113,15 @@ Options MakeOptions(int mode, int padding, bool align_corners) {
 int GridSampleJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr_t grid,
                  int grid_dtype, uintptr_t grid_dims, int grid_rank, uintptr_t y, int mode,
                  int padding, bool align_corners) {
-  const std::vector<int64_t> x_shape = DimsAt(x_dims, x_rank);
-  const std::vector<int64_t> grid_shape = DimsAt(grid_dims, grid_rank);
-  std::vector<int64_t> y_shape;
-  Status status = OutputShape(x_shape.data(), x_shape.size(), grid_shape.data(),
-                              grid_shape.size(), &y_shape);
+  Shapes shapes;
+  Status status = ReadShapes(x_dims, x_rank, grid_dims, grid_rank, &shapes);
   if (!status.ok()) return Report(status);
   const DType x_type = static_cast<DType>(x_dtype);
   status = GridSample(
-      TensorView{x_type, reinterpret_cast<const void*>(x), x_shape.data(), x_shape.size()},
+      TensorView{x_type, reinterpret_cast<const void*>(x), shapes.x.data(), shapes.x.size()},
       TensorView{static_cast<DType>(grid_dtype), reinterpret_cast<const void*>(grid),
-                 grid_shape.data(), grid_shape.size()},
-      MutableTensorView{x_type, reinterpret_cast<void*>(y), y_shape.data(), y_shape.size()},
+                 shapes.grid.data(), shapes.grid.size()},
+      MutableTensorView{x_type, reinterpret_cast<void*>(y), shapes.y.data(), shapes.y.size()},
       MakeOptions(mode, padding, align_corners));
   return Report(status);
 }
@@ -125,21 +131,18 @@ int GridSampleJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr
 int GridSampleStringsJs(const val& x_strings, uintptr_t x_dims, int x_rank, uintptr_t grid,
                         int grid_dtype, uintptr_t grid_dims, int grid_rank, val y_strings,
                         int mode, int padding, bool align_corners) {
-  const std::vector<int64_t> x_shape = DimsAt(x_dims, x_rank);
-  const std::vector<int64_t> grid_shape = DimsAt(grid_dims, grid_rank);
-  std::vector<int64_t> y_shape;
-  Status status = OutputShape(x_shape.data(), x_shape.size(), grid_shape.data(),
-                              grid_shape.size(), &y_shape);
+  Shapes shapes;
+  Status status = ReadShapes(x_dims, x_rank, grid_dims, grid_rank, &shapes);
   if (!status.ok()) return Report(status);
   const std::vector<std::string> x_data = emscripten::vecFromJSArray<std::string>(x_strings);
   size_t count = 1;
-  for (int64_t extent : y_shape) count *= static_cast<size_t>(extent);  // checked above
+  for (int64_t extent : shapes.y) count *= static_cast<size_t>(extent);  // checked above
   std::vector<std::string> y_data(count);
   status = GridSample(
-      TensorView{DType::kString, x_data.data(), x_shape.data(), x_shape.size()},
+      TensorView{DType::kString, x_data.data(), shapes.x.data(), shapes.x.size()},
       TensorView{static_cast<DType>(grid_dtype), reinterpret_cast<const void*>(grid),
-                 grid_shape.data(), grid_shape.size()},
-      MutableTensorView{DType::kString, y_data.data(), y_shape.data(), y_shape.size()},
+                 shapes.grid.data(), shapes.grid.size()},
+      MutableTensorView{DType::kString, y_data.data(), shapes.y.data(), shapes.y.size()},
       MakeOptions(mode, padding, align_corners));
   if (status.ok()) {
     for (const std::string& s : y_data) y_strings.call<void>("push", s);
