@@ -25,6 +25,12 @@ void VisitDType(DType dtype, F&& f) {
   }
 }
 
+// The dtypes a grid may have (VisitGridDType instantiates exactly these).
+inline bool IsGridDType(DType dtype) {
+  return dtype == DType::kFloat32 || dtype == DType::kFloat64 || dtype == DType::kFloat16 ||
+         dtype == DType::kBFloat16;
+}
+
 // Calls f(DTypeConstant<dtype>{}) for a grid dtype: only these four are instantiated.
 template <typename F>
 void VisitGridDType(DType dtype, F&& f) {
@@ -40,6 +46,13 @@ void VisitGridDType(DType dtype, F&& f) {
     default:
       return;
   }
+}
+
+// Calls f(DTypeConstant<x_dtype>{}, DTypeConstant<grid_dtype>{}): the one switch over the
+// pairs the sampler and the reference are instantiated for.
+template <typename F>
+void VisitDTypes(DType x_dtype, DType grid_dtype, F&& f) {
+  VisitDType(x_dtype, [&](auto x) { VisitGridDType(grid_dtype, [&](auto g) { f(x, g); }); });
 }
 
 }  // namespace gridsample

@@ -1,11 +1,16 @@
 #include "validate.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <utility>
+
+#include "coords.h"
+#include "dispatch.h"
 
 namespace gridsample {
 namespace {
@@ -85,18 +90,12 @@ Status CheckDType(const char* name, DType dtype) {
   return Status::Ok();
 }
 
-bool IsGridDType(DType dtype) {
-  return dtype == DType::kFloat32 || dtype == DType::kFloat64 || dtype == DType::kFloat16 ||
-         dtype == DType::kBFloat16;
-}
-
 // The shape checks OutputShape and Validate share; fills every field of *p but stride.
 Status CheckShapes(const int64_t* x_shape, size_t x_rank, const int64_t* grid_shape,
                    size_t grid_rank, Problem* p) {
-  int64_t x_count = 0, grid_count = 0;
-  Status status = CheckShape("x", x_shape, x_rank, &x_count);
+  Status status = CheckShape("x", x_shape, x_rank, &p->x_count);
   if (!status.ok()) return status;
-  status = CheckShape("grid", grid_shape, grid_rank, &grid_count);
+  status = CheckShape("grid", grid_shape, grid_rank, &p->grid_count);
   if (!status.ok()) return status;
   if (x_rank < 3) {
     return Invalid("x: rank " + std::to_string(x_rank) + " (shape " +
@@ -123,19 +122,14 @@ Status CheckShapes(const int64_t* x_shape, size_t x_rank, const int64_t* grid_sh
   p->channels = x_shape[1];
   p->in.assign(x_shape + 2, x_shape + x_rank);
   p->out.assign(grid_shape + 1, grid_shape + grid_rank - 1);
-  p->in_plane = 1;
-  for (int64_t extent : p->in) p->in_plane *= extent;  // <= x_count unless N*C == 0
-  p->out_plane = 1;
-  for (int64_t extent : p->out) p->out_plane *= extent;  // <= grid_count unless N == 0
-  std::vector<int64_t> y_shape = {p->batch, p->channels};
-  y_shape.insert(y_shape.end(), p->out.begin(), p->out.end());
-  status = CheckShape("y", y_shape.data(), y_shape.size(), &p->y_count);
+  // The planes are checked on their own: with N or C of 0, x's and grid's counts bound nothing.
+  status = CheckShape("x (spatial extents)", p->in.data(), r, &p->in_plane);
   if (!status.ok()) return status;
-  // When N or C is 0 the planes were not bounded by x's or grid's count: check them too.
-  int64_t plane = 0;
-  status = CheckShape("x (spatial extents)", x_shape + 2, r, &plane);
+  status = CheckShape("grid (spatial extents)", p->out.data(), r, &p->out_plane);
   if (!status.ok()) return status;
-  status = CheckShape("grid (spatial extents)", grid_shape + 1, r, &plane);
+  p->y_shape = {p->batch, p->channels};
+  p->y_shape.insert(p->y_shape.end(), p->out.begin(), p->out.end());
+  status = CheckShape("y", p->y_shape.data(), p->y_shape.size(), &p->y_count);
   if (!status.ok()) return status;
   if (p->y_count > 0) {
     for (size_t a = 0; a < r; ++a) {
@@ -157,8 +151,7 @@ Status OutputShape(const int64_t* x_shape, size_t x_rank, const int64_t* grid_sh
   Problem p;
   Status status = CheckShapes(x_shape, x_rank, grid_shape, grid_rank, &p);
   if (!status.ok()) return status;
-  y_shape->assign({p.batch, p.channels});
-  y_shape->insert(y_shape->end(), p.out.begin(), p.out.end());
+  *y_shape = std::move(p.y_shape);
   return Status::Ok();
 }
 
@@ -199,13 +192,10 @@ Status Validate(const TensorView& x, const TensorView& grid, const MutableTensor
   int64_t y_count = 0;
   status = CheckShape("y", y.shape, y.rank, &y_count);
   if (!status.ok()) return status;
-  bool y_matches = y.rank == p->rank + 2 && y.shape[0] == p->batch && y.shape[1] == p->channels;
-  for (size_t a = 0; y_matches && a < p->rank; ++a) y_matches = y.shape[a + 2] == p->out[a];
-  if (!y_matches) {
-    std::vector<int64_t> expected = {p->batch, p->channels};
-    expected.insert(expected.end(), p->out.begin(), p->out.end());
+  if (!std::equal(p->y_shape.begin(), p->y_shape.end(), y.shape, y.shape + y.rank)) {
     return Invalid("y: shape " + ShapeString(y.shape, y.rank) + " must be " +
-                   ShapeString(expected.data(), expected.size()) + " (N, C, D1_out, ..., Dr_out)");
+                   ShapeString(p->y_shape.data(), p->y_shape.size()) +
+                   " (N, C, D1_out, ..., Dr_out)");
   }
   if (x.dtype == DType::kString && options.mode != Mode::kNearest) {
     return Status(StatusCode::kUnsupported,
@@ -214,7 +204,7 @@ Status Validate(const TensorView& x, const TensorView& grid, const MutableTensor
   }
   // Linear and cubic sum taps^r input elements per output element; past this bound (cubic
   // beyond 7 axes, linear beyond 14) the work per element is out of proportion.
-  const int64_t taps = options.mode == Mode::kNearest ? 1 : options.mode == Mode::kLinear ? 2 : 4;
+  const int taps = TapsPerAxis(options.mode);
   double combinations = 1;
   for (size_t a = 0; a < p->rank; ++a) combinations *= static_cast<double>(taps);
   if (combinations > kMaxTapCombinations) {
@@ -224,11 +214,9 @@ Status Validate(const TensorView& x, const TensorView& grid, const MutableTensor
                       " taps per output element in this mode, more than the supported " +
                       std::to_string(kMaxTapCombinations));
   }
-  const int64_t x_count = p->batch * p->channels * p->in_plane;
-  const int64_t grid_count = p->batch * p->out_plane * static_cast<int64_t>(p->rank);
   for (const auto& [name, dtype, data, count] :
-       {std::make_tuple("x", x.dtype, x.data, x_count),
-        std::make_tuple("grid", grid.dtype, grid.data, grid_count),
+       {std::make_tuple("x", x.dtype, x.data, p->x_count),
+        std::make_tuple("grid", grid.dtype, grid.data, p->grid_count),
         std::make_tuple("y", y.dtype, static_cast<const void*>(y.data), p->y_count)}) {
     status = CheckBytes(name, dtype, count);
     if (!status.ok()) return status;

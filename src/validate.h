@@ -20,6 +20,9 @@ struct Problem {
   std::vector<int64_t> stride;  // element stride of each input spatial axis (innermost 1)
   int64_t in_plane = 0;         // product of `in`
   int64_t out_plane = 0;        // product of `out`
+  int64_t x_count = 0;          // N * C * in_plane
+  int64_t grid_count = 0;       // N * out_plane * r
+  std::vector<int64_t> y_shape;  // (N, C, D1_out..Dr_out)
   int64_t y_count = 0;          // N * C * out_plane
 };
 

@@ -494,6 +494,8 @@ TEST_CASE("element counts that overflow are kOutOfRange errors naming the tensor
       {{1, 1, k2e32, k2e32}, {1, 2, 2, 2}, {1, 1, 2, 2}, "x", std::to_string(k2e32), true},
       // 2^81 elements in x, wrapping to 0 before the last extent.
       {{k2e40, k2e40, 2}, {k2e40, 2, 1}, {k2e40, k2e40, 2}, "x", std::to_string(k2e40), true},
+      // N = 0, so x holds nothing, but its planes of 2^80 elements cannot be indexed.
+      {{0, 1, k2e40, k2e40}, {0, 1, 1, 2}, {0, 1, 1, 1}, "x", std::to_string(k2e40), true},
       // 3 * 2^80 in x: wraps to a nonzero value.
       {{1, 3, k2e40, k2e40}, {1, 2, 2, 2}, {1, 3, 2, 2}, "x", std::to_string(k2e40), true},
       // 2^81 elements in grid.
