@@ -36,25 +36,38 @@ T Unnormalize(T g, int64_t size, bool align_corners) {
   return align_corners ? (g + T(1)) / T(2) * (s - T(1)) : ((g + T(1)) * s - T(1)) / T(2);
 }
 
+// q clamped into [0, last].
+template <typename T>
+T ClampToAxis(T q, T last) {
+  return std::min(std::max(q, T(0)), last);
+}
+
+// Reflection repeats with this period: twice the distance between the mirrors, which sit at 0
+// and size-1 (align_corners) or at -0.5 and size-0.5. Zero for a size-1 axis with
+// align_corners, whose mirrors coincide.
+template <typename T>
+T ReflectionPeriod(int64_t size, bool align_corners) {
+  return T(2) * static_cast<T>(align_corners ? size - 1 : size);
+}
+
 // Reflects coordinate p into [0, size-1]: about 0 and size-1 (align_corners) or about -0.5
 // and size-0.5, as often as needed, then clamps. O(1) and exact for any finite p: the period
 // is removed with fmod (exact) before the half-pixel shift, which would round for huge p.
 template <typename T>
 T Reflect(T p, int64_t size, bool align_corners) {
   const T last = static_cast<T>(size - 1);
+  const T period = ReflectionPeriod<T>(size, align_corners);
   if (align_corners) {
-    if (size == 1) return T(0);
-    const T period = T(2) * last;
+    if (period == T(0)) return T(0);
     T q = std::fmod(std::fabs(p), period);
     if (q > last) q = period - q;
-    return std::min(std::max(q, T(0)), last);
+    return ClampToAxis(q, last);
   }
   const T width = static_cast<T>(size);
-  const T period = T(2) * width;
   T u = std::fabs(std::fmod(p, period) + T(0.5));  // distance from the -0.5 mirror
   u = std::fmod(u, period);
   if (u > width) u = period - u;
-  return std::min(std::max(u - T(0.5), T(0)), last);
+  return ClampToAxis(u - T(0.5), last);
 }
 
 // Cubic convolution weight (A = -0.75) at distance t from a tap.
@@ -80,7 +93,7 @@ W Fraction(T p, T floor_p) {
 //   weights[j]  the tap's weight, in W.
 // p is the unnormalised coordinate in T (the grid's compute type, or Wider of it after an
 // overflow). W is the type interpolation runs in (X's compute type): the weights are part of
-// the interpolation, and the fraction p - floor(p) they derive from is exact in T.
+// the interpolation, and they derive from the exact fraction p - floor(p) (Fraction).
 template <typename T, typename W>
 void AxisTaps(T p, int64_t size, int64_t stride, const Options& options, int64_t* offsets,
               W* weights) {
@@ -99,13 +112,13 @@ void AxisTaps(T p, int64_t size, int64_t stride, const Options& options, int64_t
     case Mode::kNearest: {
       // Round half to even first, then pad (NOTES.md).
       T r = std::nearbyint(p);
-      if (options.padding == Padding::kBorder) r = std::min(std::max(r, T(0)), last);
+      if (options.padding == Padding::kBorder) r = ClampToAxis(r, last);
       if (options.padding == Padding::kReflection) r = Reflect(r, size, options.align_corners);
       emit(0, clamp_far(r), W(1));
       return;
     }
     case Mode::kLinear: {
-      if (options.padding == Padding::kBorder) p = std::min(std::max(p, T(0)), last);
+      if (options.padding == Padding::kBorder) p = ClampToAxis(p, last);
       if (options.padding == Padding::kReflection) p = Reflect(p, size, options.align_corners);
       p = clamp_far(p);
       const T x0 = std::floor(p);
@@ -118,10 +131,10 @@ void AxisTaps(T p, int64_t size, int64_t stride, const Options& options, int64_t
       // Each of the four integer taps is padded on its own; p itself is not clamped.
       T x0 = std::floor(p);
       const W t = Fraction<W>(p, x0);
-      if (options.padding == Padding::kReflection && size > 1) {
+      const T period = ReflectionPeriod<T>(size, options.align_corners);
+      if (options.padding == Padding::kReflection && period > T(0)) {
         // Reflection is periodic in the tap index: move x0 near the origin first, exactly, so
         // that x0-1..x0+2 stay distinct even where they would round together in T.
-        const T period = T(2) * (options.align_corners ? last : static_cast<T>(size));
         x0 = std::fmod(x0, period);
       }
       if (options.padding == Padding::kZeros) x0 = clamp_far(x0);
@@ -129,7 +142,7 @@ void AxisTaps(T p, int64_t size, int64_t stride, const Options& options, int64_t
                                 CubicWeight(W(2) - t)};
       for (int j = 0; j < 4; ++j) {
         T index = x0 + static_cast<T>(j - 1);
-        if (options.padding == Padding::kBorder) index = std::min(std::max(index, T(0)), last);
+        if (options.padding == Padding::kBorder) index = ClampToAxis(index, last);
         if (options.padding == Padding::kReflection) {
           index = Reflect(index, size, options.align_corners);
         }

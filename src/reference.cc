@@ -174,10 +174,8 @@ Status ReferenceGridSample(const TensorView& x, const TensorView& grid,
   Problem problem;
   Status status = Validate(x, grid, y, options, &problem);
   if (!status.ok()) return status;
-  VisitDType(x.dtype, [&](auto xd) {
-    VisitGridDType(grid.dtype, [&](auto gd) {
-      Run<decltype(xd)::value, decltype(gd)::value>(problem, x, grid, y, options);
-    });
+  VisitDTypes(x.dtype, grid.dtype, [&](auto xd, auto gd) {
+    Run<decltype(xd)::value, decltype(gd)::value>(problem, x, grid, y, options);
   });
   return Status::Ok();
 }

@@ -122,6 +122,7 @@ void PlanTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, siz
               Scratch<C>* s) {
   const Problem& p = *layout.problem;
   const size_t r = p.rank, taps = layout.taps, stride = layout.tile;
+  const bool weighted = layout.options.mode != Mode::kNearest;  // nearest copies: no weights
   const auto* coords = static_cast<const typename Traits<GD>::Storage*>(grid) +
                        (n * p.out_plane + l0) * static_cast<int64_t>(r);
   for (size_t i = 0; i < count; ++i, coords += r) {
@@ -137,7 +138,7 @@ void PlanTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, siz
       }
     }
   }
-  for (size_t row = 0; row < r * taps; ++row) {  // tails are read by the kernels: keep them 0
+  for (size_t row = 0; weighted && row < r * taps; ++row) {  // the kernels read tails: 0
     std::fill(&s->axis_weights[row * stride + count], &s->axis_weights[(row + 1) * stride], C(0));
   }
 
@@ -146,7 +147,7 @@ void PlanTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, siz
     int64_t* offset_row = s->offsets.get() + k * stride;
     C* weight_row = s->weights.get() + k * stride;
     std::fill(offset_row, offset_row + count, 0);
-    std::fill(weight_row, weight_row + stride, C(1));
+    if (weighted) std::fill(weight_row, weight_row + stride, C(1));
     for (size_t a = 0; a < r; ++a) {
       const size_t row = (a * taps + s->pick[a]) * stride;
       const int64_t* axis_offset = s->axis_offsets.get() + row;
@@ -155,9 +156,7 @@ void PlanTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, siz
         const int64_t sum = offset_row[i], add = axis_offset[i];
         offset_row[i] = (sum < 0 || add < 0) ? std::min(sum, add) : sum + add;
       }
-      if (layout.options.mode != Mode::kNearest) {
-        MulRow(weight_row, s->axis_weights.get() + row, weight_row, stride);
-      }
+      if (weighted) MulRow(weight_row, s->axis_weights.get() + row, weight_row, stride);
     }
     for (size_t a = r; a-- > 0;) {
       if (++s->pick[a] < taps) break;
@@ -300,10 +299,8 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
 Status RunSampler(const Problem& problem, const TensorView& x, const TensorView& grid,
                   const MutableTensorView& y, const Options& options) {
   try {
-    VisitDType(x.dtype, [&](auto xd) {
-      VisitGridDType(grid.dtype, [&](auto gd) {
-        Run<decltype(xd)::value, decltype(gd)::value>(problem, x, grid, y, options);
-      });
+    VisitDTypes(x.dtype, grid.dtype, [&](auto xd, auto gd) {
+      Run<decltype(xd)::value, decltype(gd)::value>(problem, x, grid, y, options);
     });
   } catch (const std::bad_alloc&) {
     return Status(StatusCode::kOutOfRange, "y: out of memory for the sampling plan");
