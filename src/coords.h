@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "gridsample/gridsample.h"
 
@@ -174,6 +175,34 @@ void GridValueTaps(G g, int64_t size, int64_t stride, const Options& options,
   using Wide = Wider<G>;
   AxisTaps(Unnormalize(static_cast<Wide>(g), size, options.align_corners), size, stride,
            options, offsets, weights);
+}
+
+// The linear pair path (linear_pairs-inl.h) encodes an axis's two taps x0, x0+1 as a pair of
+// adjacent indices that always lie inside the input, `left` and left+1, with a weight for each:
+// a tap that contributes nothing (outside under zeros padding, or past a clamped border) moves
+// its weight nowhere, and the pair element it does not cover gets weight 0. So the kernel
+// reads memory with no edge cases. On an axis of size 1 only `left` = 0 exists and the right
+// weight is 0. A non-finite grid value gives NaN weights, so that the output comes out NaN and
+// the kernel's caller recomputes it exactly. This scalar form takes AxisTaps' result (indices,
+// stride 1); the vector plan computes the same numbers lane by lane from x0.
+inline int64_t PairLeft(int64_t x0, int64_t size) {
+  return std::min(std::max<int64_t>(x0, 0), std::max<int64_t>(size - 2, 0));
+}
+inline void EncodePairTaps(const int64_t taps[2], const float weights[2], int64_t size,
+                           int32_t* left, float* left_weight, float* right_weight) {
+  *left = 0;
+  *left_weight = *right_weight = 0.0f;
+  if (taps[0] == kNaNTap) {
+    *left_weight = *right_weight = std::numeric_limits<float>::quiet_NaN();
+    return;
+  }
+  if (taps[0] < 0 && taps[1] < 0) return;  // both outside: nothing contributes
+  // AxisTaps marks taps outside; a tap inside pins x0.
+  const int64_t x0 = taps[0] >= 0 ? taps[0] : taps[1] - 1;
+  const int64_t l = PairLeft(x0, size);
+  *left = static_cast<int32_t>(l);
+  *left_weight = x0 == l ? weights[0] : x0 + 1 == l ? weights[1] : 0.0f;
+  if (size >= 2) *right_weight = x0 == l ? weights[1] : x0 == l + 1 ? weights[0] : 0.0f;
 }
 
 }  // namespace gridsample

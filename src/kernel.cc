@@ -5,6 +5,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "kernel.h"
+#include "linear_pairs-inl.h"
 
 #include <type_traits>
 
@@ -44,22 +45,6 @@ void MulRowT(const T* a, const T* HWY_RESTRICT b, T* out, size_t count) {
   }
 }
 
-void LinearPairsRow(const float* HWY_RESTRICT pairs, size_t pair_stride,
-                    const float* HWY_RESTRICT weights, size_t weight_stride, size_t rows,
-                    float* HWY_RESTRICT out, size_t count) {
-  const hn::ScalableTag<float> d;
-  for (size_t i = 0; i < count; i += hn::Lanes(d)) {
-    auto acc = hn::Zero(d);
-    for (size_t j = 0; j < rows; ++j) {
-      hn::Vec<decltype(d)> left, right;
-      hn::LoadInterleaved2(d, pairs + j * pair_stride + 2 * i, left, right);
-      acc = hn::MulAdd(left, hn::Load(d, weights + (2 * j) * weight_stride + i), acc);
-      acc = hn::MulAdd(right, hn::Load(d, weights + (2 * j + 1) * weight_stride + i), acc);
-    }
-    hn::Store(acc, d, out + i);
-  }
-}
-
 void MulAddRowF32(const float* values, const float* weights, float* acc, size_t count) {
   MulAddRowT(values, weights, acc, count);
 }
@@ -87,7 +72,8 @@ HWY_EXPORT(MulAddRowF64);
 HWY_EXPORT(MulRowF32);
 HWY_EXPORT(MulRowF64);
 HWY_EXPORT(TargetName);
-HWY_EXPORT(LinearPairsRow);
+HWY_EXPORT(PlanLinearPairs);
+HWY_EXPORT(SampleLinearPairs);
 
 void MulAddRow(const float* values, const float* weights, float* acc, size_t count) {
   HWY_DYNAMIC_DISPATCH(MulAddRowF32)(values, weights, acc, count);
@@ -101,10 +87,17 @@ void MulRow(const float* a, const float* b, float* out, size_t count) {
 void MulRow(const double* a, const double* b, double* out, size_t count) {
   HWY_DYNAMIC_DISPATCH(MulRowF64)(a, b, out, count);
 }
-void LinearPairsRow(const float* pairs, size_t pair_stride, const float* weights,
-                    size_t weight_stride, size_t rows, float* out, size_t count) {
-  HWY_DYNAMIC_DISPATCH(LinearPairsRow)(pairs, pair_stride, weights, weight_stride, rows, out,
-                                       count);
+void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
+                     const int64_t* strides, const Options& options, size_t count,
+                     size_t stride, int32_t* base_offsets, float* row_weights) {
+  HWY_DYNAMIC_DISPATCH(PlanLinearPairs)(grid, rank, sizes, strides, options, count, stride,
+                                        base_offsets, row_weights);
+}
+bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
+                       const int32_t* row_deltas, const float* row_weights, size_t rows,
+                       size_t stride, size_t count, float* out) {
+  return HWY_DYNAMIC_DISPATCH(SampleLinearPairs)(kind, plane, base_offsets, row_deltas,
+                                                 row_weights, rows, stride, count, out);
 }
 const char* KernelTargetName() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 

@@ -5,8 +5,11 @@
 #define GRIDSAMPLE_SRC_KERNEL_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <new>
+
+#include "gridsample/gridsample.h"
 
 namespace gridsample {
 
@@ -39,13 +42,49 @@ void MulAddRow(const double* values, const double* weights, double* acc, size_t 
 void MulRow(const float* a, const float* b, float* out, size_t count);
 void MulRow(const double* a, const double* b, double* out, size_t count);
 
-// Linear interpolation from adjacent pairs. For i < count:
-//   out[i] = sum over j < rows of  pair_j[2i] * weight_{2j}[i] + pair_j[2i+1] * weight_{2j+1}[i]
-// with pair_j = pairs + j * pair_stride and weight_k = weights + k * weight_stride. Each pair
-// holds the two innermost-axis taps (x0, x0+1) of one row of the 2^r neighbourhood, loaded
-// together; the weights are the planned products per tap.
-void LinearPairsRow(const float* pairs, size_t pair_stride, const float* weights,
-                    size_t weight_stride, size_t rows, float* out, size_t count);
+// The linear pair path (linear_pairs-inl.h): linear interpolation of one-component data
+// computed in float32, 1 to kMaxPairRank spatial axes, innermost axis of size >= 2, input
+// planes of fewer than 2^31 elements.
+inline constexpr size_t kMaxPairRank = 4;
+inline constexpr size_t kMaxPairRows = size_t{1} << (kMaxPairRank - 1);
+
+// Plans `count` output locations from their float32 grid values (`rank` per location, as in
+// the grid tensor). Per location i:
+//   base_offsets[i]                          the element offset of its neighbourhood's corner
+//   row_weights[(2 * row + e) * stride + i]  the weight of element e (0 or 1) of row `row`'s
+//                                            pair, which starts at base + row_deltas[row]
+// with rows in odometer order over the outer axes (row < 2^(rank-1)) and
+// row_deltas = PairRowDeltas(). Every pair lies inside the input; padding lives in the
+// weights, and a non-finite grid value makes them NaN. Entries past `count` up to the next
+// multiple of kRowBlock may be written. `sizes` and `strides` are the input's spatial axes.
+void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
+                     const int64_t* strides, const Options& options, size_t count,
+                     size_t stride, int32_t* base_offsets, float* row_weights);
+
+// row_deltas[row] for PlanLinearPairs' rows: the offset of the row's pair from the corner. An
+// outer axis of size 1 has a single index, so its second tap adds nothing (weight 0 there).
+inline void PairRowDeltas(size_t rank, const int64_t* sizes, const int64_t* strides,
+                          int32_t* row_deltas) {
+  const size_t rows = size_t{1} << (rank - 1);
+  for (size_t row = 0; row < rows; ++row) {
+    int64_t delta = 0;
+    for (size_t a = 0; a + 1 < rank; ++a) {
+      if ((row >> (rank - 2 - a)) & 1 && sizes[a] >= 2) delta += strides[a];
+    }
+    row_deltas[row] = static_cast<int32_t>(delta);
+  }
+}
+
+// Element types the pair path reads, each converted to float32 as convert.h does.
+enum class PairKind { kF32, kF16, kBF16, kI8, kU8, kI16, kU16, kBool };
+
+// One channel of a planned tile: out[i] = sum over rows of the row's pair weighed by its two
+// weights, for i < count, reading `plane` (elements of `kind`). Returns whether some output is
+// NaN: the caller recomputes those exactly (a NaN weight, or a non-finite input element
+// weighed by 0, which the exact sum would have skipped).
+bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
+                       const int32_t* row_deltas, const float* row_weights, size_t rows,
+                       size_t stride, size_t count, float* out);
 
 // The name of the target the kernels dispatch to now ("AVX3", "AVX2", "SSE4", "WASM", ...).
 const char* KernelTargetName();

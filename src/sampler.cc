@@ -29,6 +29,11 @@ namespace {
 // Tap combinations held per tile: bounds the plan's memory (about 16 bytes each) so that it
 // stays in L2 while all channels reuse it.
 constexpr size_t kPlanBudget = 16384;
+// Rows (locations × 2^(r-1)) planned per tile on the pair path: its plan (8 bytes per row)
+// and the tile's output stay in L1 while all channels reuse them.
+constexpr size_t kPairPlanBudget = 2048;
+// The pair path's offsets are int32 (and the vector plan converts coordinates to int32).
+constexpr int64_t kMaxPairPlane = int64_t{1} << 30;
 // Below this many weighted taps a call stays on the calling thread.
 constexpr int64_t kParallelThreshold = 1 << 16;
 
@@ -42,9 +47,11 @@ struct Layout {
   size_t combinations;  // taps^rank
   size_t tile;          // locations per tile, a multiple of kRowBlock
   int64_t tiles_per_batch;
-  // Linear interpolation of one-component data computed in float32: the two innermost taps
-  // of each of the 2^(r-1) rows are adjacent in memory and load as one pair (LinearPairsRow).
+  // The linear pair path (kernel.h, PlanLinearPairs): `rows` = 2^(r-1) rows per location.
   bool pairs;
+  PairKind pair_kind;
+  size_t rows;
+  int32_t row_deltas[kMaxPairRows];
 };
 
 // Scratch of one worker, sized once per call on the calling thread (so that an allocation
@@ -60,28 +67,26 @@ struct Scratch {
   AlignedRow<C> acc;                  // [location]
   std::vector<size_t> pick;           // one tap per axis: the current combination
   // Pair path only.
-  AlignedRow<int64_t> pair_offsets;   // [row][location]: the left tap, 0 at edge locations
-  AlignedRow<C> pair_values;          // [row][2 * location]
-  std::vector<uint32_t> edges;        // locations with a tap outside the input or NaN
+  AlignedRow<int32_t> base_offsets;   // [location]
+  AlignedRow<float> row_weights;      // [row][element of the pair][location]
+  AlignedRow<float> grid_values;      // [location][axis]: a float16/bfloat16 grid as float32
 
   void Allocate(const Layout& layout) {
     const size_t rank = layout.problem->rank, tile = layout.tile;
     // Uninitialised (no per-call memset): every entry is written before it is read.
+    acc = AllocateRow<C>(tile);
+    if (layout.pairs) {
+      base_offsets = AllocateRow<int32_t>(tile);
+      row_weights = AllocateRow<float>(2 * layout.rows * tile);
+      grid_values = AllocateRow<float>(rank * tile);
+      return;
+    }
     axis_offsets = AllocateRow<int64_t>(rank * layout.taps * tile);
     axis_weights = AllocateRow<C>(rank * layout.taps * tile);
     offsets = AllocateRow<int64_t>(layout.combinations * tile);
     weights = AllocateRow<C>(layout.combinations * tile);
     values = AllocateRow<C>(tile);
-    acc = AllocateRow<C>(tile);
     pick.resize(rank);
-    if (layout.pairs) {
-      const size_t rows = layout.combinations / 2;
-      pair_offsets = AllocateRow<int64_t>(rows * tile);
-      // Zeroed once: the kernel reads whole rows, tails past a tile's count included.
-      pair_values = AllocateRow<C>(rows * 2 * tile);
-      std::fill(pair_values.get(), pair_values.get() + rows * 2 * tile, C(0));
-      edges.reserve(tile);
-    }
   }
 };
 
@@ -93,25 +98,6 @@ typename Traits<XD>::Compute TapValue(const typename Traits<XD>::Scalar* in, int
   using C = typename Traits<XD>::Compute;
   if (offset >= 0) return ToCompute<XD>(in[offset * Traits<XD>::kParts + part]);
   return offset == kZeroTap ? C(0) : std::numeric_limits<C>::quiet_NaN();
-}
-
-// The pair path's part of a plan. Combinations 2j and 2j+1 differ only in the innermost tap,
-// x0 and x0+1, so where both are inside the input the second sits right after the first. A
-// location all of whose taps are inside reads its pairs from memory; every other location (an
-// edge under zeros padding, a clamped border tap, a NaN coordinate) reads a harmless pair at
-// offset 0 and is recomputed exactly afterwards from the full plan.
-template <typename C>
-void PlanPairs(const Layout& layout, size_t count, Scratch<C>* s) {
-  const size_t rows = layout.combinations / 2, stride = layout.tile;
-  s->edges.clear();
-  for (size_t i = 0; i < count; ++i) {
-    bool inside = true;
-    for (size_t k = 0; k < layout.combinations; ++k) inside &= s->offsets[k * stride + i] >= 0;
-    if (!inside) s->edges.push_back(static_cast<uint32_t>(i));
-    for (size_t j = 0; j < rows; ++j) {
-      s->pair_offsets[j * stride + i] = inside ? s->offsets[2 * j * stride + i] : 0;
-    }
-  }
 }
 
 // Plans one tile: the taps of every axis at every location, then (for linear and cubic) the
@@ -163,37 +149,108 @@ void PlanTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, siz
       s->pick[a] = 0;
     }
   }
-  if (layout.pairs) PlanPairs(layout, count, s);
 }
 
-// The pair path for one channel of a planned tile, into s->acc. Inside locations copy their
-// pairs straight from memory; edge locations get theirs tap by tap (0 outside, NaN for a
-// non-finite coordinate), and then one kernel pass weighs them all.
-template <DType XD>
-void SamplePairs(const Layout& layout, const typename Traits<XD>::Scalar* in, size_t count,
-                 Scratch<float>* s) {
-  const size_t rows = layout.combinations / 2, stride = layout.tile;
-  for (size_t j = 0; j < rows; ++j) {
-    const int64_t* offsets = s->pair_offsets.get() + j * stride;
-    float* pairs = s->pair_values.get() + j * 2 * stride;
-    for (size_t i = 0; i < count; ++i) {
-      const auto* pair = in + offsets[i];
-      if constexpr (std::is_same<typename Traits<XD>::Scalar, float>::value) {
-        std::memcpy(pairs + 2 * i, pair, 2 * sizeof(float));  // one 64-bit load and store
-      } else {
-        pairs[2 * i] = ToCompute<XD>(pair[0]);
-        pairs[2 * i + 1] = ToCompute<XD>(pair[1]);
+// The element kind the pair path reads for dtype D, if it has one (one real component,
+// computed in float32, converted by a kernel-side widening).
+template <DType D>
+constexpr bool HasPairKind() {
+  using T = Traits<D>;
+  return T::kKind == Kind::kHalf || T::kKind == Kind::kBFloat16 || T::kKind == Kind::kBool ||
+         std::is_same<typename T::Storage, float>::value ||
+         (T::kKind == Kind::kInt && sizeof(typename T::Storage) <= 2);
+}
+template <DType D>
+constexpr PairKind PairKindOf() {
+  using T = Traits<D>;
+  using S = typename T::Storage;
+  if (T::kKind == Kind::kHalf) return PairKind::kF16;
+  if (T::kKind == Kind::kBFloat16) return PairKind::kBF16;
+  if (T::kKind == Kind::kBool) return PairKind::kBool;
+  if (std::is_same<S, int8_t>::value) return PairKind::kI8;
+  if (std::is_same<S, uint8_t>::value) return PairKind::kU8;
+  if (std::is_same<S, int16_t>::value) return PairKind::kI16;
+  if (std::is_same<S, uint16_t>::value) return PairKind::kU16;
+  return PairKind::kF32;
+}
+
+// The grid values of locations l0.. of batch item n, as stored.
+template <DType GD>
+const typename Traits<GD>::Storage* GridAt(const Problem& p, const void* grid, int64_t n,
+                                           int64_t l0) {
+  return static_cast<const typename Traits<GD>::Storage*>(grid) +
+         (n * p.out_plane + l0) * static_cast<int64_t>(p.rank);
+}
+
+// Plans one tile for the pair path (a float32-computed grid: float32, float16, bfloat16).
+template <DType GD>
+void PlanPairsTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, size_t count,
+                   Scratch<float>* s) {
+  const Problem& p = *layout.problem;
+  const auto* coords = GridAt<GD>(p, grid, n, l0);
+  const float* values;
+  if constexpr (std::is_same<typename Traits<GD>::Storage, float>::value) {
+    values = coords;
+  } else {
+    for (size_t i = 0; i < count * p.rank; ++i) s->grid_values[i] = ToCompute<GD>(coords[i]);
+    values = s->grid_values.get();
+  }
+  PlanLinearPairs(values, p.rank, p.in.data(), p.stride.data(), layout.options, count,
+                  layout.tile, s->base_offsets.get(), s->row_weights.get());
+}
+
+// The value at one location as the generic path computes it, tap by tap: for the few outputs
+// the pair kernel flags as NaN (SampleLinearPairs), which may come from a non-finite input
+// element that the sum skips (outside the input) or weighs by 0.
+template <DType XD, DType GD>
+float ExactLinear(const Layout& layout, const typename Traits<GD>::Storage* coords,
+                  const typename Traits<XD>::Scalar* in) {
+  const Problem& p = *layout.problem;
+  const size_t r = p.rank;
+  int64_t taps[kMaxPairRank][2];
+  float weights[kMaxPairRank][2];
+  for (size_t a = 0; a < r; ++a) {
+    GridValueTaps(ToCompute<GD>(coords[r - 1 - a]), p.in[a], p.stride[a], layout.options,
+                  taps[a], weights[a]);
+  }
+  float acc = 0;
+  for (size_t k = 0; k < (size_t{1} << r); ++k) {
+    int64_t offset = 0;
+    float weight = 1;
+    for (size_t a = 0; a < r; ++a) {
+      const size_t tap = (k >> (r - 1 - a)) & 1;
+      const int64_t add = taps[a][tap];
+      offset = (offset < 0 || add < 0) ? std::min(offset, add) : offset + add;
+      weight *= weights[a][tap];
+    }
+    acc += TapValue<XD>(in, offset, 0) * weight;
+  }
+  return acc;
+}
+
+// The pair path for every channel of a planned tile.
+template <DType XD, DType GD>
+void SamplePairsTile(const Layout& layout, const void* grid, const void* x, void* y, int64_t n,
+                     int64_t l0, size_t count, Scratch<float>* s) {
+  using Storage = typename Traits<XD>::Storage;
+  const Problem& p = *layout.problem;
+  for (int64_t c = 0; c < p.channels; ++c) {
+    const int64_t plane_index = n * p.channels + c;
+    const Storage* in = static_cast<const Storage*>(x) + plane_index * p.in_plane;
+    Storage* dst = static_cast<Storage*>(y) + plane_index * p.out_plane + l0;
+    float* out = s->acc.get();
+    if constexpr (std::is_same<Storage, float>::value) out = dst;
+    if (SampleLinearPairs(layout.pair_kind, in, s->base_offsets.get(), layout.row_deltas,
+                          s->row_weights.get(), layout.rows, layout.tile, count, out)) {
+      const auto* coords = GridAt<GD>(p, grid, n, l0);
+      for (size_t i = 0; i < count; ++i) {
+        if (std::isnan(out[i])) out[i] = ExactLinear<XD, GD>(layout, coords + i * p.rank, in);
       }
     }
-    const int64_t* left = s->offsets.get() + 2 * j * stride;
-    const int64_t* right = left + stride;
-    for (uint32_t i : s->edges) {
-      pairs[2 * i] = TapValue<XD>(in, left[i], 0);
-      pairs[2 * i + 1] = TapValue<XD>(in, right[i], 0);
+    if constexpr (!std::is_same<Storage, float>::value) {
+      for (size_t i = 0; i < count; ++i) dst[i] = FromCompute<XD>(out[i]);
     }
   }
-  LinearPairsRow(s->pair_values.get(), 2 * stride, s->weights.get(), stride, rows,
-                 s->acc.get(), stride);
 }
 
 // Samples every channel of one planned tile.
@@ -224,13 +281,6 @@ void SampleTile(const Layout& layout, const void* x, void* y, int64_t n, int64_t
       const auto* in = reinterpret_cast<const Scalar*>(plane);
       auto* dst = reinterpret_cast<Scalar*>(out);
       C* acc = s->acc.get();
-      if constexpr (std::is_same<C, float>::value && XT::kParts == 1) {
-        if (layout.pairs) {
-          SamplePairs<XD>(layout, in, count, s);
-          for (size_t i = 0; i < count; ++i) dst[i] = FromCompute<XD>(acc[i]);
-          continue;
-        }
-      }
       C* values = s->values.get();
       for (int part = 0; part < XT::kParts; ++part) {
         std::fill(acc, acc + stride, C(0));
@@ -257,8 +307,13 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   layout.taps = static_cast<size_t>(TapsPerAxis(options.mode));
   layout.combinations = 1;
   for (size_t a = 0; a < p.rank; ++a) layout.combinations *= layout.taps;
-  layout.pairs = options.mode == Mode::kLinear && std::is_same<C, float>::value &&
-                 Traits<XD>::kParts == 1 && p.in[p.rank - 1] >= 2;
+  constexpr bool kPairTypes =
+      HasPairKind<XD>() && std::is_same<typename Traits<GD>::Compute, float>::value;
+  layout.pairs = kPairTypes && options.mode == Mode::kLinear && p.rank <= kMaxPairRank &&
+                 p.in[p.rank - 1] >= 2 && p.in_plane <= kMaxPairPlane;
+  layout.pair_kind = PairKindOf<XD>();
+  layout.rows = layout.combinations / 2;
+  if (layout.pairs) PairRowDeltas(p.rank, p.in.data(), p.stride.data(), layout.row_deltas);
 
   const double work = static_cast<double>(p.y_count) * static_cast<double>(layout.combinations);
   size_t threads = options.num_threads == 0 ? HardwareThreads()
@@ -266,7 +321,8 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   if (work < kParallelThreshold) threads = 1;
   // Tiles as large as the plan budget allows, but small enough that every thread gets a few
   // (a batch of one image must still spread over the threads).
-  size_t tile = std::max<size_t>(kPlanBudget / layout.combinations, 1);
+  size_t tile = layout.pairs ? kPairPlanBudget / layout.rows
+                             : std::max<size_t>(kPlanBudget / layout.combinations, 1);
   const size_t per_batch = static_cast<size_t>(p.out_plane);
   const size_t wanted_items = 4 * threads;
   if (threads > 1 && static_cast<size_t>(p.batch) < wanted_items) {
@@ -289,6 +345,14 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
         static_cast<int64_t>(item) % layout.tiles_per_batch * static_cast<int64_t>(layout.tile);
     const size_t count = static_cast<size_t>(
         std::min<int64_t>(static_cast<int64_t>(layout.tile), p.out_plane - l0));
+    if constexpr (kPairTypes) {
+      if (layout.pairs) {
+        PlanPairsTile<GD>(layout, grid.data, n, l0, count, &scratch[worker]);
+        SamplePairsTile<XD, GD>(layout, grid.data, x.data, y.data, n, l0, count,
+                                &scratch[worker]);
+        return;
+      }
+    }
     PlanTile<GD>(layout, grid.data, n, l0, count, &scratch[worker]);
     SampleTile<XD>(layout, x.data, y.data, n, l0, count, &scratch[worker]);
   });

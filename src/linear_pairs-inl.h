@@ -1,0 +1,395 @@
+// The linear pair path, per SIMD target: linear interpolation of one-component data computed in
+// float32, for 1 to 4 spatial axes. Included by kernel.cc once per target (foreach_target).
+//
+// Plan (PlanLinearPairsT): every axis's two taps become a pair of adjacent indices inside the
+// input with a weight each (coords.h, EncodePairTaps), so padding lives in the weights and the
+// kernel has no edge cases. Per output location that leaves one base offset (the corner of the
+// 2^r neighbourhood) and two weights for each of its 2^(r-1) rows. Lanes are
+// computed as vectors; a vector with a grid value far outside or not finite, or a reflection
+// that folds more than once, is planned lane by lane with the scalar coords.h instead, which
+// gives the same numbers.
+//
+// Kernel (SampleLinearPairsT): per channel, the pairs of a block of locations are loaded with
+// one scalar load each (as one 16-, 32- or 64-bit integer), which measured faster than
+// hardware gathers on L1/L2-resident data, then split and widened to float32 as vectors and
+// weighed.
+
+// Per-target include guard (the Highway idiom).
+#if defined(GRIDSAMPLE_SRC_LINEAR_PAIRS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GRIDSAMPLE_SRC_LINEAR_PAIRS_INL_H_
+#undef GRIDSAMPLE_SRC_LINEAR_PAIRS_INL_H_
+#else
+#define GRIDSAMPLE_SRC_LINEAR_PAIRS_INL_H_
+#endif
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "coords.h"
+#include "hwy/highway.h"
+#include "kernel.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Lanes of the widest float32 vector any target has: sizes the per-block scratch arrays.
+inline constexpr size_t kMaxFloatLanes = HWY_MAX_BYTES / sizeof(float);
+// Grid values of at most this magnitude unnormalise to finite, int32-convertible coordinates
+// on any axis the pair path accepts; larger ones take the scalar path (coords.h's overflow
+// handling).
+inline constexpr float kVectorGridLimit = 1048576.0f;
+
+// One block of L locations: per axis the pair's left index and its two weights (coords.h,
+// EncodePairTaps), in memory so that the vector and the scalar (fallback) plans feed the same
+// combining code.
+struct AxisBlock {
+  alignas(64) int32_t left[kMaxPairRank][kMaxFloatLanes];
+  alignas(64) float weights[kMaxPairRank][2][kMaxFloatLanes];
+};
+
+// The vector plan of one axis for the lanes of g; false if some lane needs the scalar plan.
+template <class D>
+HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& options,
+                               int32_t* left_out, float* left_weight_out,
+                               float* right_weight_out) {
+  const hn::RebindToSigned<D> di;
+  using V = hn::Vec<D>;
+  const V one = hn::Set(d, 1.0f), half = hn::Set(d, 0.5f), zero = hn::Zero(d);
+  const float s = static_cast<float>(size);
+  const V last = hn::Set(d, static_cast<float>(size - 1));
+  // Unnormalize, in the operation order of coords.h (x/2 and x*0.5 round alike).
+  V p = options.align_corners ? hn::Mul(hn::Mul(hn::Add(g, one), half), hn::Set(d, s - 1.0f))
+                              : hn::Mul(hn::Sub(hn::Mul(hn::Add(g, one), hn::Set(d, s)), one),
+                                        half);
+  if (options.padding == Padding::kBorder) p = hn::Min(hn::Max(p, zero), last);
+  if (options.padding == Padding::kReflection) {
+    // Reflect() for |p| < period, where its fmods reduce to at most one subtraction.
+    const V period = hn::Set(d, ReflectionPeriod<float>(size, options.align_corners));
+    if (!hn::AllTrue(d, hn::Lt(hn::Abs(p), period))) return false;
+    if (options.align_corners) {
+      V q = hn::Abs(p);
+      q = hn::IfThenElse(hn::Gt(q, last), hn::Sub(period, q), q);
+      p = hn::Min(hn::Max(q, zero), last);
+    } else {
+      V u = hn::Abs(hn::Add(p, half));
+      u = hn::IfThenElse(hn::Ge(u, period), hn::Sub(u, period), u);
+      u = hn::IfThenElse(hn::Gt(u, hn::Set(d, s)), hn::Sub(period, u), u);
+      p = hn::Min(hn::Max(hn::Sub(u, half), zero), last);
+    }
+  }
+  p = hn::Min(hn::Max(p, hn::Set(d, -8.0f)), hn::Add(last, hn::Set(d, 8.0f)));  // clamp_far
+  const V x0f = hn::Floor(p);
+  const V t = hn::Sub(p, x0f);
+  const V w0 = hn::Sub(one, t);
+  const auto x0 = hn::ConvertTo(di, x0f);
+  const auto x1 = hn::Add(x0, hn::Set(di, 1));
+  const auto left = hn::Min(hn::Max(x0, hn::Zero(di)),
+                            hn::Set(di, static_cast<int32_t>(PairLeft(size - 2, size))));
+  const auto x0_left = hn::RebindMask(d, hn::Eq(x0, left));
+  const auto x1_left = hn::RebindMask(d, hn::Eq(x1, left));
+  const auto x0_right = hn::RebindMask(d, hn::Eq(x0, hn::Add(left, hn::Set(di, 1))));
+  hn::Store(left, di, left_out);
+  hn::Store(hn::IfThenElse(x0_left, w0, hn::IfThenElseZero(x1_left, t)), d, left_weight_out);
+  const V right = hn::IfThenElse(x0_left, t, hn::IfThenElseZero(x0_right, w0));
+  hn::Store(size >= 2 ? right : zero, d, right_weight_out);
+  return true;
+}
+
+// The scalar plan of one axis at one lane, through coords.h.
+inline void PlanAxisScalar(float g, int64_t size, const Options& options, AxisBlock* block,
+                           size_t axis, size_t lane) {
+  int64_t taps[2];
+  float weights[2];
+  GridValueTaps(g, size, /*stride=*/1, options, taps, weights);
+  EncodePairTaps(taps, weights, size, &block->left[axis][lane], &block->weights[axis][0][lane],
+                 &block->weights[axis][1][lane]);
+}
+
+template <size_t kRank>
+void PlanLinearPairsT(const float* HWY_RESTRICT grid, const int64_t* sizes,
+                      const int64_t* strides, const Options& options, size_t count,
+                      size_t stride, int32_t* HWY_RESTRICT base_offsets,
+                      float* HWY_RESTRICT row_weights) {
+  const hn::ScalableTag<float> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const size_t lanes = hn::Lanes(d);
+  constexpr size_t kRows = size_t{1} << (kRank - 1);
+  constexpr size_t kIn = kRank - 1;  // the innermost axis
+  const auto limit = hn::Set(d, kVectorGridLimit);
+  AxisBlock block;
+  alignas(64) float tail[kMaxFloatLanes * kRank] = {};
+  for (size_t i = 0; i < count; i += lanes) {
+    const float* coords = grid + i * kRank;
+    if (i + lanes > count) {  // the last, partial vector: pad with zeros, never read past
+      std::memcpy(tail, coords, (count - i) * kRank * sizeof(float));
+      coords = tail;
+    }
+    // components[c]: grid[..., c] of each lane; spatial axis a reads component kRank-1-a.
+    auto c0 = hn::Zero(d), c1 = c0, c2 = c0, c3 = c0;
+    if constexpr (kRank == 1) c0 = hn::LoadU(d, coords);
+    if constexpr (kRank == 2) hn::LoadInterleaved2(d, coords, c0, c1);
+    if constexpr (kRank == 3) hn::LoadInterleaved3(d, coords, c0, c1, c2);
+    if constexpr (kRank == 4) hn::LoadInterleaved4(d, coords, c0, c1, c2, c3);
+    bool vector = true;
+    for (size_t a = 0; a < kRank && vector; ++a) {
+      const size_t c = kRank - 1 - a;
+      const auto g = c == 0 ? c0 : c == 1 ? c1 : c == 2 ? c2 : c3;
+      vector = hn::AllTrue(d, hn::Lt(hn::Abs(g), limit)) &&
+               PlanAxisVector(d, g, sizes[a], options, block.left[a], block.weights[a][0],
+                              block.weights[a][1]);
+    }
+    if (!vector) {
+      for (size_t lane = 0; lane < lanes; ++lane) {
+        for (size_t a = 0; a < kRank; ++a) {
+          PlanAxisScalar(coords[lane * kRank + (kRank - 1 - a)], sizes[a], options, &block, a,
+                         lane);
+        }
+      }
+    }
+    // One base offset per location: row k's pair starts at base + row_deltas[k] (kernel.h).
+    auto base = hn::Load(di, block.left[kIn]);
+    for (size_t a = 0; a < kIn; ++a) {
+      base = hn::Add(base, hn::Mul(hn::Load(di, block.left[a]),
+                                   hn::Set(di, static_cast<int32_t>(strides[a]))));
+    }
+    hn::Store(base, di, base_offsets + i);
+    // Rows in odometer order (axis 0 most significant); weights multiply from axis 0 inwards,
+    // as the reference does.
+    const auto left_weight = hn::Load(d, block.weights[kIn][0]);
+    const auto right_weight = hn::Load(d, block.weights[kIn][1]);
+    for (size_t row = 0; row < kRows; ++row) {
+      auto product = hn::Set(d, 1.0f);
+      for (size_t a = 0; a < kIn; ++a) {
+        const auto w = hn::Load(d, block.weights[a][(row >> (kIn - 1 - a)) & 1]);
+        product = a == 0 ? w : hn::Mul(product, w);
+      }
+      hn::Store(kIn == 0 ? left_weight : hn::Mul(product, left_weight), d,
+                row_weights + 2 * row * stride + i);
+      hn::Store(kIn == 0 ? right_weight : hn::Mul(product, right_weight), d,
+                row_weights + (2 * row + 1) * stride + i);
+    }
+  }
+}
+
+void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
+                     const int64_t* strides, const Options& options, size_t count,
+                     size_t stride, int32_t* base_offsets, float* row_weights) {
+  switch (rank) {
+    case 1:
+      return PlanLinearPairsT<1>(grid, sizes, strides, options, count, stride, base_offsets,
+                                 row_weights);
+    case 2:
+      return PlanLinearPairsT<2>(grid, sizes, strides, options, count, stride, base_offsets,
+                                 row_weights);
+    case 3:
+      return PlanLinearPairsT<3>(grid, sizes, strides, options, count, stride, base_offsets,
+                                 row_weights);
+    default:
+      return PlanLinearPairsT<4>(grid, sizes, strides, options, count, stride, base_offsets,
+                                 row_weights);
+  }
+}
+
+// How the pairs of each element kind sit in memory (one integer of twice the element's width,
+// first element in the low half: every target Highway supports here is little-endian) and how
+// they widen to float32 with the conversions of convert.h.
+template <PairKind K>
+struct PairFormat;
+
+template <>
+struct PairFormat<PairKind::kF32> {
+  using Pair = uint64_t;
+  template <class D>
+  static void Load(D d, const Pair* pairs, hn::Vec<D>& left, hn::Vec<D>& right) {
+    hn::LoadInterleaved2(d, reinterpret_cast<const float*>(pairs), left, right);
+  }
+};
+
+// 16-bit elements: pairs as uint32 lanes.
+template <PairKind K>
+struct PairFormat16 {
+  using Pair = uint32_t;
+  template <class D>
+  static void Load(D d, const Pair* pairs, hn::Vec<D>& left, hn::Vec<D>& right) {
+    const hn::RebindToUnsigned<D> du;
+    const hn::RebindToSigned<D> di;
+    const auto v = hn::LoadU(du, pairs);
+    const auto low = hn::And(v, hn::Set(du, 0xFFFFu));
+    const auto high = hn::ShiftRight<16>(v);
+    if constexpr (K == PairKind::kU16) {
+      left = hn::ConvertTo(d, hn::BitCast(di, low));
+      right = hn::ConvertTo(d, hn::BitCast(di, high));
+    } else if constexpr (K == PairKind::kI16) {
+      const auto s = hn::BitCast(di, v);
+      left = hn::ConvertTo(d, hn::ShiftRight<16>(hn::ShiftLeft<16>(s)));
+      right = hn::ConvertTo(d, hn::ShiftRight<16>(s));
+    } else if constexpr (K == PairKind::kBF16) {
+      left = hn::BitCast(d, hn::ShiftLeft<16>(v));
+      right = hn::BitCast(d, hn::And(v, hn::Set(du, 0xFFFF0000u)));
+    } else {
+      left = HalfToFloat(d, low);
+      right = HalfToFloat(d, high);
+    }
+  }
+  // IEEE binary16 bits (in the low half of each lane) → float32, exactly: the magnitude bits
+  // shifted into place, times 2^112, rebias normals and scale subnormals alike; the all-ones
+  // exponent (inf, NaN) is set directly.
+  template <class D, class VU>
+  static hn::Vec<D> HalfToFloat(D d, VU h) {
+    const hn::RebindToUnsigned<D> du;
+    const auto magnitude = hn::And(h, hn::Set(du, 0x7FFFu));
+    const auto scaled = hn::BitCast(
+        du, hn::Mul(hn::BitCast(d, hn::ShiftLeft<13>(magnitude)), hn::Set(d, 0x1p112f)));
+    const auto special = hn::Or(hn::ShiftLeft<13>(magnitude), hn::Set(du, 0x7F800000u));
+    const hn::RebindToSigned<D> di;
+    const auto is_special =
+        hn::RebindMask(du, hn::Gt(hn::BitCast(di, magnitude), hn::Set(di, 0x7BFF)));
+    const auto bits = hn::IfThenElse(is_special, special, scaled);
+    return hn::BitCast(d, hn::Or(bits, hn::ShiftLeft<16>(hn::And(h, hn::Set(du, 0x8000u)))));
+  }
+};
+template <>
+struct PairFormat<PairKind::kF16> : PairFormat16<PairKind::kF16> {};
+template <>
+struct PairFormat<PairKind::kBF16> : PairFormat16<PairKind::kBF16> {};
+template <>
+struct PairFormat<PairKind::kI16> : PairFormat16<PairKind::kI16> {};
+template <>
+struct PairFormat<PairKind::kU16> : PairFormat16<PairKind::kU16> {};
+
+// 8-bit elements: pairs as uint16, widened to uint32 lanes.
+template <PairKind K>
+struct PairFormat8 {
+  using Pair = uint16_t;
+  template <class D>
+  static void Load(D d, const Pair* pairs, hn::Vec<D>& left, hn::Vec<D>& right) {
+    const hn::RebindToUnsigned<D> du;
+    const hn::RebindToSigned<D> di;
+    const hn::Rebind<uint16_t, D> du16;
+    const auto v = hn::PromoteTo(du, hn::LoadU(du16, pairs));
+    const auto low = hn::And(v, hn::Set(du, 0xFFu));
+    const auto high = hn::ShiftRight<8>(v);
+    if constexpr (K == PairKind::kU8) {
+      left = hn::ConvertTo(d, hn::BitCast(di, low));
+      right = hn::ConvertTo(d, hn::BitCast(di, high));
+    } else if constexpr (K == PairKind::kI8) {
+      const auto s = hn::BitCast(di, v);
+      left = hn::ConvertTo(d, hn::ShiftRight<24>(hn::ShiftLeft<24>(s)));
+      right = hn::ConvertTo(d, hn::ShiftRight<24>(hn::ShiftLeft<16>(s)));
+    } else {  // bool: any nonzero byte is 1
+      const auto one = hn::Set(d, 1.0f);
+      left = hn::IfThenElseZero(hn::RebindMask(d, hn::Ne(low, hn::Zero(du))), one);
+      right = hn::IfThenElseZero(hn::RebindMask(d, hn::Ne(high, hn::Zero(du))), one);
+    }
+  }
+};
+template <>
+struct PairFormat<PairKind::kI8> : PairFormat8<PairKind::kI8> {};
+template <>
+struct PairFormat<PairKind::kU8> : PairFormat8<PairKind::kU8> {};
+template <>
+struct PairFormat<PairKind::kBool> : PairFormat8<PairKind::kBool> {};
+
+// Locations whose pairs are loaded together before they are weighed: small enough that the
+// pair buffer stays in L1, a multiple of every target's lane count.
+inline constexpr size_t kPairBlock = 64;
+
+template <PairKind K, size_t kRows>
+bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offsets,
+                        const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
+                        size_t stride, size_t count, float* HWY_RESTRICT out) {
+  using Format = PairFormat<K>;
+  using Pair = typename Format::Pair;
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  const auto* bytes = static_cast<const unsigned char*>(plane);
+  constexpr size_t kElement = sizeof(Pair) / 2;
+  size_t deltas[kRows];
+  for (size_t row = 0; row < kRows; ++row) deltas[row] = static_cast<size_t>(row_deltas[row]);
+  alignas(64) Pair pairs[kRows][kPairBlock];
+  auto nan = hn::FirstN(d, 0);
+  for (size_t i0 = 0; i0 < count; i0 += kPairBlock) {
+    const size_t n = std::min(kPairBlock, count - i0);
+    const size_t padded = (n + lanes - 1) / lanes * lanes;
+    for (size_t i = 0; i < n; ++i) {
+      const size_t base = static_cast<size_t>(base_offsets[i0 + i]);
+      for (size_t row = 0; row < kRows; ++row) {
+        std::memcpy(&pairs[row][i], bytes + (base + deltas[row]) * kElement, sizeof(Pair));
+      }
+    }
+    for (size_t i = n; i < padded; ++i) {  // the weights there are finite
+      for (size_t row = 0; row < kRows; ++row) pairs[row][i] = 0;
+    }
+    for (size_t i = 0; i < n; i += lanes) {
+      auto acc = hn::Zero(d);
+      for (size_t row = 0; row < kRows; ++row) {
+        hn::Vec<decltype(d)> left, right;
+        Format::Load(d, pairs[row] + i, left, right);
+        const float* weights = row_weights + 2 * row * stride + i0 + i;
+        acc = hn::MulAdd(left, hn::LoadU(d, weights), acc);
+        acc = hn::MulAdd(right, hn::LoadU(d, weights + stride), acc);
+      }
+      if (i + lanes <= n) {
+        nan = hn::Or(nan, hn::Ne(acc, acc));
+        hn::StoreU(acc, d, out + i0 + i);
+      } else {
+        alignas(64) float last[kMaxFloatLanes];
+        hn::Store(acc, d, last);
+        nan = hn::Or(nan, hn::And(hn::Ne(acc, acc), hn::FirstN(d, n - i)));
+        std::memcpy(out + i0 + i, last, (n - i) * sizeof(float));
+      }
+    }
+  }
+  return !hn::AllFalse(d, nan);
+}
+
+template <PairKind K>
+bool SampleLinearPairsK(const void* plane, const int32_t* base_offsets,
+                        const int32_t* row_deltas, const float* row_weights, size_t rows,
+                        size_t stride, size_t count, float* out) {
+  switch (rows) {
+    case 1:
+      return SampleLinearPairsT<K, 1>(plane, base_offsets, row_deltas, row_weights, stride,
+                                      count, out);
+    case 2:
+      return SampleLinearPairsT<K, 2>(plane, base_offsets, row_deltas, row_weights, stride,
+                                      count, out);
+    case 4:
+      return SampleLinearPairsT<K, 4>(plane, base_offsets, row_deltas, row_weights, stride,
+                                      count, out);
+    default:
+      return SampleLinearPairsT<K, kMaxPairRows>(plane, base_offsets, row_deltas, row_weights,
+                                                 stride, count, out);
+  }
+}
+
+bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
+                       const int32_t* row_deltas, const float* row_weights, size_t rows,
+                       size_t stride, size_t count, float* out) {
+  switch (kind) {
+#define GRIDSAMPLE_PAIR_KIND(Kind)                                                          \
+  case PairKind::Kind:                                                                      \
+    return SampleLinearPairsK<PairKind::Kind>(plane, base_offsets, row_deltas, row_weights, \
+                                              rows, stride, count, out);
+    GRIDSAMPLE_PAIR_KIND(kF32)
+    GRIDSAMPLE_PAIR_KIND(kF16)
+    GRIDSAMPLE_PAIR_KIND(kBF16)
+    GRIDSAMPLE_PAIR_KIND(kI8)
+    GRIDSAMPLE_PAIR_KIND(kU8)
+    GRIDSAMPLE_PAIR_KIND(kI16)
+    GRIDSAMPLE_PAIR_KIND(kU16)
+    GRIDSAMPLE_PAIR_KIND(kBool)
+#undef GRIDSAMPLE_PAIR_KIND
+  }
+  return false;
+}
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#endif  // GRIDSAMPLE_SRC_LINEAR_PAIRS_INL_H_
