@@ -333,12 +333,12 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
         acc = hn::MulAdd(right, hn::LoadU(d, weights + stride), acc);
       }
       if (i + lanes <= n) {
-        nan = hn::Or(nan, hn::Ne(acc, acc));
+        nan = hn::Or(nan, hn::IsNaN(acc));
         hn::StoreU(acc, d, out + i0 + i);
       } else {
         alignas(64) float last[kMaxFloatLanes];
         hn::Store(acc, d, last);
-        nan = hn::Or(nan, hn::And(hn::Ne(acc, acc), hn::FirstN(d, n - i)));
+        nan = hn::Or(nan, hn::And(hn::IsNaN(acc), hn::FirstN(d, n - i)));
         std::memcpy(out + i0 + i, last, (n - i) * sizeof(float));
       }
     }

@@ -18,6 +18,7 @@
 #include "gridsample/gridsample.h"
 #include "reference.h"
 #include "targets.h"
+#include "tester.h"
 
 namespace gridsample {
 namespace {
@@ -588,6 +589,41 @@ TEST_CASE("huge coordinates whose unnormalisation overflows the grid type stay d
       }
     }
   }
+}
+
+TEST_CASE("non-finite input elements reach an output only through a tap that weighs them",
+          "[nonfinite]") {
+  // The linear pair path reads whole pairs and weighs a tap outside the input (or past a
+  // clamped border) by 0, and 0 * inf is NaN: it must recompute such outputs exactly.
+  const std::vector<std::vector<int64_t>> shapes = {
+      {1, 2, 9}, {2, 3, 5, 7}, {1, 2, 1, 6}, {1, 2, 4, 1, 5}, {1, 1, 3, 4, 2, 3}};
+  const DType dtypes[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kFloat64};
+  uint64_t seed = 900;
+  test::ForEachTarget([&](int64_t target) {
+    INFO("target " << hwy::TargetName(target));
+    for (const auto& shape : shapes) {
+      const std::vector<int64_t> out(shape.size() - 2, 6);
+      for (DType dtype : dtypes) {
+        for (Mode mode : kModes) {
+          for (Padding padding : kPaddings) {
+            for (bool align : {false, true}) {
+              test::GridSampleTester()
+                  .input(shape)
+                  .output(out)
+                  .dtype(dtype)
+                  .mode(mode)
+                  .padding(padding)
+                  .align_corners(align)
+                  .grid_range(1.4)
+                  .special_input(true)
+                  .seed(++seed)
+                  .Test();
+            }
+          }
+        }
+      }
+    }
+  });
 }
 
 }  // namespace
