@@ -95,9 +95,9 @@ void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
 }
 bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
                        const int32_t* row_deltas, const float* row_weights, size_t rows,
-                       size_t stride, size_t count, float* out) {
+                       size_t stride, size_t count, float* out, void* dst) {
   return HWY_DYNAMIC_DISPATCH(SampleLinearPairs)(kind, plane, base_offsets, row_deltas,
-                                                 row_weights, rows, stride, count, out);
+                                                 row_weights, rows, stride, count, out, dst);
 }
 const char* KernelTargetName() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 

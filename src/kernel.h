@@ -78,13 +78,14 @@ inline void PairRowDeltas(size_t rank, const int64_t* sizes, const int64_t* stri
 // Element types the pair path reads, each converted to float32 as convert.h does.
 enum class PairKind { kF32, kF16, kBF16, kI8, kU8, kI16, kU16, kBool };
 
-// One channel of a planned tile: out[i] = sum over rows of the row's pair weighed by its two
-// weights, for i < count, reading `plane` (elements of `kind`). Returns whether some output is
-// NaN: the caller recomputes those exactly (a NaN weight, or a non-finite input element
-// weighed by 0, which the exact sum would have skipped).
+// One channel of a planned tile: the sum over rows of each row's pair weighed by its two
+// weights, for i < count, reading `plane` (elements of `kind`). The sums go to out[i] as
+// float32 and, converted to `kind` as convert.h converts, to dst[i] (for kF32, out and dst are
+// the same and written once). Returns whether some sum is NaN: the caller recomputes those
+// exactly (a NaN weight, or a non-finite element weighed by 0, which the exact sum skips).
 bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
                        const int32_t* row_deltas, const float* row_weights, size_t rows,
-                       size_t stride, size_t count, float* out);
+                       size_t stride, size_t count, float* out, void* dst);
 
 // The name of the target the kernels dispatch to now ("AVX3", "AVX2", "SSE4", "WASM", ...).
 const char* KernelTargetName();

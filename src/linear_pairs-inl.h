@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "coords.h"
 #include "hwy/highway.h"
@@ -199,9 +200,25 @@ void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
 template <PairKind K>
 struct PairFormat;
 
+// ONNX Cast to a narrow integer (convert.h's SaturatingCast) in int32 lanes: NaN → 0, clamp to
+// the type's range (exact in float32 for 8 and 16 bits), truncate toward zero.
+template <typename Int, class D>
+HWY_INLINE hn::Vec<hn::RebindToSigned<D>> SaturateToInt(D d, hn::Vec<D> v) {
+  const hn::RebindToSigned<D> di;
+  const auto lowest = hn::Set(d, static_cast<float>(std::numeric_limits<Int>::min()));
+  const auto highest = hn::Set(d, static_cast<float>(std::numeric_limits<Int>::max()));
+  return hn::ConvertTo(di, hn::Min(hn::Max(hn::IfThenZeroElse(hn::IsNaN(v), v), lowest),
+                                   highest));
+}
+
 template <>
 struct PairFormat<PairKind::kF32> {
   using Pair = uint64_t;
+  using Element = float;
+  template <class D>
+  static void Store(D d, hn::Vec<D> v, Element* dst) {
+    hn::StoreU(v, d, dst);
+  }
   template <class D>
   static void Load(D d, const Pair* pairs, hn::Vec<D>& left, hn::Vec<D>& right) {
     hn::LoadInterleaved2(d, reinterpret_cast<const float*>(pairs), left, right);
@@ -212,6 +229,53 @@ struct PairFormat<PairKind::kF32> {
 template <PairKind K>
 struct PairFormat16 {
   using Pair = uint32_t;
+  using Element = typename std::conditional<K == PairKind::kI16, int16_t, uint16_t>::type;
+  template <class D>
+  static void Store(D d, hn::Vec<D> v, Element* dst) {
+    const hn::Rebind<Element, D> dn;
+    if constexpr (K == PairKind::kF16 || K == PairKind::kBF16) {
+      const hn::RebindToSigned<D> di;
+      const auto bits = K == PairKind::kF16 ? FloatToHalf(d, v) : FloatToBFloat16(d, v);
+      hn::StoreU(hn::DemoteTo(dn, hn::BitCast(di, bits)), dn, dst);
+    } else {
+      hn::StoreU(hn::DemoteTo(dn, SaturateToInt<Element>(d, v)), dn, dst);
+    }
+  }
+  // float32 → binary16 bits (in uint32 lanes) as convert.h's F16BitsFromF32: round to nearest
+  // even, overflow to inf, NaN stays NaN with its top payload bits.
+  template <class D>
+  static hn::Vec<hn::RebindToUnsigned<D>> FloatToHalf(D d, hn::Vec<D> v) {
+    const hn::RebindToUnsigned<D> du;
+    const hn::RebindToSigned<D> di;
+    const auto bits = hn::BitCast(du, v);
+    const auto sign = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 0x8000u));
+    const auto magnitude = hn::And(bits, hn::Set(du, 0x7FFFFFFFu));
+    const auto m = hn::BitCast(di, magnitude);  // compares as signed: below 2^31
+    const auto nan = hn::Or(hn::Set(du, 0x7E00u),
+                            hn::And(hn::ShiftRight<13>(magnitude), hn::Set(du, 0x3FFu)));
+    // Subnormal halves: the count of 2^-24 units, rounded half to even by the conversion.
+    const auto subnormal = hn::BitCast(
+        du, hn::NearestInt(hn::Mul(hn::BitCast(d, magnitude), hn::Set(d, 16777216.0f))));
+    const auto odd = hn::And(hn::ShiftRight<13>(magnitude), hn::Set(du, 1u));
+    const auto normal = hn::ShiftRight<13>(
+        hn::Sub(hn::Add(hn::Add(magnitude, hn::Set(du, 0xFFFu)), odd), hn::Set(du, 112u << 23)));
+    auto h = hn::IfThenElse(hn::RebindMask(du, hn::Lt(m, hn::Set(di, 0x38800000))), subnormal,
+                            normal);
+    h = hn::IfThenElse(hn::RebindMask(du, hn::Gt(m, hn::Set(di, 0x477FEFFF))),
+                       hn::Set(du, 0x7C00u), h);
+    h = hn::IfThenElse(hn::RebindMask(du, hn::Gt(m, hn::Set(di, 0x7F800000))), nan, h);
+    return hn::Or(h, sign);
+  }
+  // float32 → bfloat16 bits as convert.h's BF16BitsFromF32.
+  template <class D>
+  static hn::Vec<hn::RebindToUnsigned<D>> FloatToBFloat16(D d, hn::Vec<D> v) {
+    const hn::RebindToUnsigned<D> du;
+    const auto bits = hn::BitCast(du, v);
+    const auto odd = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 1u));
+    const auto rounded = hn::ShiftRight<16>(hn::Add(hn::Add(bits, hn::Set(du, 0x7FFFu)), odd));
+    const auto nan = hn::Or(hn::ShiftRight<16>(bits), hn::Set(du, 0x40u));
+    return hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(v)), nan, rounded);
+  }
   template <class D>
   static void Load(D d, const Pair* pairs, hn::Vec<D>& left, hn::Vec<D>& right) {
     const hn::RebindToUnsigned<D> du;
@@ -264,6 +328,19 @@ struct PairFormat<PairKind::kU16> : PairFormat16<PairKind::kU16> {};
 template <PairKind K>
 struct PairFormat8 {
   using Pair = uint16_t;
+  using Element = typename std::conditional<K == PairKind::kI8, int8_t, uint8_t>::type;
+  template <class D>
+  static void Store(D d, hn::Vec<D> v, Element* dst) {
+    const hn::Rebind<Element, D> dn;
+    const hn::RebindToSigned<D> di;
+    if constexpr (K == PairKind::kBool) {  // nonzero and not NaN is true (Ne is ordered)
+      const auto one = hn::Set(di, 1);
+      const auto b = hn::IfThenElseZero(hn::RebindMask(di, hn::Ne(v, hn::Zero(d))), one);
+      hn::StoreU(hn::DemoteTo(dn, b), dn, dst);
+    } else {
+      hn::StoreU(hn::DemoteTo(dn, SaturateToInt<Element>(d, v)), dn, dst);
+    }
+  }
   template <class D>
   static void Load(D d, const Pair* pairs, hn::Vec<D>& left, hn::Vec<D>& right) {
     const hn::RebindToUnsigned<D> du;
@@ -300,9 +377,11 @@ inline constexpr size_t kPairBlock = 64;
 template <PairKind K, size_t kRows>
 bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offsets,
                         const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
-                        size_t stride, size_t count, float* HWY_RESTRICT out) {
+                        size_t stride, size_t count, float* out, void* dst) {
   using Format = PairFormat<K>;
   using Pair = typename Format::Pair;
+  using Element = typename Format::Element;
+  auto* elements = static_cast<Element*>(dst);
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   const auto* bytes = static_cast<const unsigned char*>(plane);
@@ -332,14 +411,19 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
         acc = hn::MulAdd(left, hn::LoadU(d, weights), acc);
         acc = hn::MulAdd(right, hn::LoadU(d, weights + stride), acc);
       }
+      const size_t at = i0 + i;
       if (i + lanes <= n) {
         nan = hn::Or(nan, hn::IsNaN(acc));
-        hn::StoreU(acc, d, out + i0 + i);
-      } else {
+        if (K != PairKind::kF32) hn::StoreU(acc, d, out + at);
+        Format::Store(d, acc, elements + at);
+      } else {  // the last, partial vector of the tile: through buffers
         alignas(64) float last[kMaxFloatLanes];
+        alignas(64) Element converted[kMaxFloatLanes];
         hn::Store(acc, d, last);
+        Format::Store(d, acc, converted);
         nan = hn::Or(nan, hn::And(hn::IsNaN(acc), hn::FirstN(d, n - i)));
-        std::memcpy(out + i0 + i, last, (n - i) * sizeof(float));
+        std::memcpy(out + at, last, (n - i) * sizeof(float));
+        std::memcpy(elements + at, converted, (n - i) * sizeof(Element));
       }
     }
   }
@@ -349,31 +433,31 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
 template <PairKind K>
 bool SampleLinearPairsK(const void* plane, const int32_t* base_offsets,
                         const int32_t* row_deltas, const float* row_weights, size_t rows,
-                        size_t stride, size_t count, float* out) {
+                        size_t stride, size_t count, float* out, void* dst) {
   switch (rows) {
     case 1:
       return SampleLinearPairsT<K, 1>(plane, base_offsets, row_deltas, row_weights, stride,
-                                      count, out);
+                                      count, out, dst);
     case 2:
       return SampleLinearPairsT<K, 2>(plane, base_offsets, row_deltas, row_weights, stride,
-                                      count, out);
+                                      count, out, dst);
     case 4:
       return SampleLinearPairsT<K, 4>(plane, base_offsets, row_deltas, row_weights, stride,
-                                      count, out);
+                                      count, out, dst);
     default:
       return SampleLinearPairsT<K, kMaxPairRows>(plane, base_offsets, row_deltas, row_weights,
-                                                 stride, count, out);
+                                                 stride, count, out, dst);
   }
 }
 
 bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
                        const int32_t* row_deltas, const float* row_weights, size_t rows,
-                       size_t stride, size_t count, float* out) {
+                       size_t stride, size_t count, float* out, void* dst) {
   switch (kind) {
 #define GRIDSAMPLE_PAIR_KIND(Kind)                                                          \
   case PairKind::Kind:                                                                      \
     return SampleLinearPairsK<PairKind::Kind>(plane, base_offsets, row_deltas, row_weights, \
-                                              rows, stride, count, out);
+                                              rows, stride, count, out, dst);
     GRIDSAMPLE_PAIR_KIND(kF32)
     GRIDSAMPLE_PAIR_KIND(kF16)
     GRIDSAMPLE_PAIR_KIND(kBF16)

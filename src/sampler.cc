@@ -241,14 +241,13 @@ void SamplePairsTile(const Layout& layout, const void* grid, const void* x, void
     float* out = s->acc.get();
     if constexpr (std::is_same<Storage, float>::value) out = dst;
     if (SampleLinearPairs(layout.pair_kind, in, s->base_offsets.get(), layout.row_deltas,
-                          s->row_weights.get(), layout.rows, layout.tile, count, out)) {
+                          s->row_weights.get(), layout.rows, layout.tile, count, out, dst)) {
       const auto* coords = GridAt<GD>(p, grid, n, l0);
       for (size_t i = 0; i < count; ++i) {
-        if (std::isnan(out[i])) out[i] = ExactLinear<XD, GD>(layout, coords + i * p.rank, in);
+        if (std::isnan(out[i])) {
+          dst[i] = FromCompute<XD>(ExactLinear<XD, GD>(layout, coords + i * p.rank, in));
+        }
       }
-    }
-    if constexpr (!std::is_same<Storage, float>::value) {
-      for (size_t i = 0; i < count; ++i) dst[i] = FromCompute<XD>(out[i]);
     }
   }
 }
