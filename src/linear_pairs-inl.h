@@ -121,11 +121,13 @@ void PlanLinearPairsT(const float* HWY_RESTRICT grid, const int64_t* sizes,
   constexpr size_t kIn = kRank - 1;  // the innermost axis
   const auto limit = hn::Set(d, kVectorGridLimit);
   AxisBlock block;
-  alignas(64) float tail[kMaxFloatLanes * kRank] = {};
+  alignas(64) float tail[kMaxFloatLanes * kRank];
   for (size_t i = 0; i < count; i += lanes) {
     const float* coords = grid + i * kRank;
     if (i + lanes > count) {  // the last, partial vector: pad with zeros, never read past
-      std::memcpy(tail, coords, (count - i) * kRank * sizeof(float));
+      const size_t valid = (count - i) * kRank;
+      std::memcpy(tail, coords, valid * sizeof(float));
+      std::fill(tail + valid, tail + lanes * kRank, 0.0f);
       coords = tail;
     }
     // components[c]: grid[..., c] of each lane; spatial axis a reads component kRank-1-a.
@@ -156,7 +158,7 @@ void PlanLinearPairsT(const float* HWY_RESTRICT grid, const int64_t* sizes,
       base = hn::Add(base, hn::Mul(hn::Load(di, block.left[a]),
                                    hn::Set(di, static_cast<int32_t>(strides[a]))));
     }
-    hn::Store(base, di, base_offsets + i);
+    hn::StoreU(base, di, base_offsets + i);
     // Rows in odometer order (axis 0 most significant); weights multiply from axis 0 inwards,
     // as the reference does.
     const auto left_weight = hn::Load(d, block.weights[kIn][0]);
@@ -167,10 +169,10 @@ void PlanLinearPairsT(const float* HWY_RESTRICT grid, const int64_t* sizes,
         const auto w = hn::Load(d, block.weights[a][(row >> (kIn - 1 - a)) & 1]);
         product = a == 0 ? w : hn::Mul(product, w);
       }
-      hn::Store(kIn == 0 ? left_weight : hn::Mul(product, left_weight), d,
-                row_weights + 2 * row * stride + i);
-      hn::Store(kIn == 0 ? right_weight : hn::Mul(product, right_weight), d,
-                row_weights + (2 * row + 1) * stride + i);
+      hn::StoreU(kIn == 0 ? left_weight : hn::Mul(product, left_weight), d,
+                 row_weights + 2 * row * stride + i);
+      hn::StoreU(kIn == 0 ? right_weight : hn::Mul(product, right_weight), d,
+                 row_weights + (2 * row + 1) * stride + i);
     }
   }
 }

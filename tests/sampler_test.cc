@@ -90,6 +90,40 @@ TEST_CASE("Fast path equals the reference across tiles and threads", "[sampler]"
   }
 }
 
+TEST_CASE("The linear pair path equals the reference on wide outputs", "[sampler]") {
+  // Tiles that end inside an output row, every dtype of the pair path, ranks 2 and 3,
+  // non-finite inputs, 1 and 2 threads.
+  const DType dtypes[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kUInt8,
+                          DType::kInt8,    DType::kInt16,   DType::kUInt16,   DType::kBool};
+  uint64_t seed = 300;
+  for (DType dtype : dtypes) {
+    for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
+      for (int threads : {1, 2}) {
+        GridSampleTester()
+            .input({2, 2, 9, 150})
+            .output({5, 200})
+            .dtype(dtype)
+            .padding(padding)
+            .grid_range(1.3)
+            .special_input(true)
+            .threads(threads)
+            .seed(++seed)
+            .Test();
+        GridSampleTester()
+            .input({1, 2, 3, 4, 130})
+            .output({2, 3, 131})
+            .dtype(dtype)
+            .padding(padding)
+            .align_corners(true)
+            .grid_range(1.3)
+            .threads(threads)
+            .seed(++seed)
+            .Test();
+      }
+    }
+  }
+}
+
 TEST_CASE("Results do not depend on the thread count", "[sampler]") {
   std::mt19937_64 rng(5);
   test::AnyTensor x(DType::kFloat32, {2, 4, 33, 35});
