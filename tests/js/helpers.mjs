@@ -121,7 +121,8 @@ function near(a, b, rel) {
 }
 
 // The tolerances the native suite allows between the fast path and the reference
-// (AgreesWithReference in tests/any_tensor.h): the wasm build is a fast path, the vectors come from the reference.
+// (AgreesWithReference in tests/any_tensor.h): the wasm build is a fast path, the vectors come
+// from the reference.
 // `exact` (nearest mode, which copies elements bit for bit) allows no difference at all.
 // Returns the index of the first element that differs, or -1.
 export function firstMismatch(info, actual, expected, exact = false) {
