@@ -56,19 +56,6 @@ inline bool ParseReal(const std::string& token, bool single, double* value) {
   return !token.empty() && end == begin + token.size();
 }
 
-// `0x` and exactly four lowercase hex digits (float16 and bfloat16 bits).
-inline bool ParseBits16(const std::string& token, uint64_t* bits) {
-  if (token.size() != 6 || token[0] != '0' || token[1] != 'x') return false;
-  *bits = 0;
-  for (size_t i = 2; i < 6; ++i) {
-    const char c = token[i];
-    const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-    if (digit < 0) return false;
-    *bits = *bits * 16 + static_cast<uint64_t>(digit);
-  }
-  return true;
-}
-
 // A decimal integer within [min, max], exactly (int64 and uint64 whole ranges included).
 inline bool ParseInteger(const std::string& token, bool is_signed, int64_t min, uint64_t max,
                          uint64_t* bits) {
@@ -119,6 +106,17 @@ inline bool ParseHex4(const std::string& s, size_t at, uint32_t* unit) {
     if (digit < 0) return false;
     *unit = *unit * 16 + static_cast<uint32_t>(digit);
   }
+  return true;
+}
+
+// `0x` and exactly four lowercase hex digits (float16 and bfloat16 bits).
+inline bool ParseBits16(const std::string& token, uint64_t* bits) {
+  uint32_t unit = 0;
+  if (token.size() != 6 || token.compare(0, 2, "0x") != 0 ||
+      token.find_first_of("ABCDEF") != std::string::npos || !ParseHex4(token, 2, &unit)) {
+    return false;
+  }
+  *bits = unit;
   return true;
 }
 
