@@ -98,7 +98,8 @@ export async function timeRuns(run, { minTimeMs, minRuns, maxRuns, warmupRuns })
   for (let i = 0; i < Math.max(1, warmupRuns); ++i) await once();
   const times = [];
   const start = performance.now();
-  while (times.length < maxRuns && (times.length < minRuns || performance.now() - start < minTimeMs)) {
+  while (times.length < maxRuns &&
+         (times.length < minRuns || performance.now() - start < minTimeMs)) {
     const t0 = performance.now();
     await once();
     times.push(performance.now() - t0);
