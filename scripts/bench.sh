@@ -1,23 +1,34 @@
 #!/usr/bin/env bash
-# `npm run bench`: gridsample against onnxruntime-node, measured in the same run, as one
-# Markdown table on stdout and in test-output/bench.md (progress goes to stderr).
+# `npm run bench`: gridsample against onnxruntime, measured in the same run, as one Markdown
+# table on stdout and in test-output/bench.md (progress goes to stderr): the native build against
+# onnxruntime-node, and the npm package's WebAssembly build against onnxruntime-web (wasm
+# backend, 1 thread), both in Node.
 #   1. bootstrap  the Debian packages, libbenchmark-dev included (scripts/bootstrap.sh), and
-#                 onnxruntime-node (the package.json devDependency) when node_modules lacks it
+#                 onnxruntime-node and onnxruntime-web (package.json devDependencies) when
+#                 node_modules lacks them
 #   2. build      $BUILD_ROOT/bench: Release, tests/bench only (gridsample_bench and
-#                 gridsample_workloads)
+#                 gridsample_workloads); and dist/, the npm package (scripts/build_wasm.sh,
+#                 incremental: a missing or stale dist/ is rebuilt, an up-to-date one costs
+#                 a second or two)
 #   3. data       gridsample_workloads writes the workload table (tests/bench/workloads.h) and
 #                 every workload's tensors to $BUILD_ROOT/bench/data
 #   4. native     gridsample_bench: Google Benchmark, 1 thread and all threads
-#   5. ort        scripts/bench_ort.mjs: onnxruntime-node on the models in tests/bench/models
-#                 (4 and 5 alternate for BENCH_ROUNDS rounds, 2 by default: a shared machine's
+#   5. ort        scripts/bench_ort.mjs: onnxruntime-node on the models in tests/bench/models,
+#                 1 thread and all threads
+#   6. wasm       scripts/bench_wasm.mjs: the package in dist/, 1 thread (it has no threads)
+#   7. ort-web    scripts/bench_ort.mjs --runtime web: onnxruntime-web, 1 thread
+#                 (4 to 7 alternate for BENCH_ROUNDS rounds, 2 by default: a shared machine's
 #                 load comes and goes, and each cell keeps its runner's best round)
-#   6. table      scripts/bench_table.mjs merges 4 and 5
-# About a minute on 2 cores once built (a first build adds about as much). BUILD_ROOT defaults
-# to build/; BENCH_REPETITIONS (5) and BENCH_MIN_TIME (seconds per repetition, 0.1) tune the
-# native side, BENCH_ORT_MIN_TIME (seconds per workload and thread count, 0.5) the onnxruntime
-# side. BENCH_STAT=min shows each runner's fastest run instead of its median (steadier on a
-# busy machine). The raw results stay in test-output/ as bench-gridsample.ROUND.json and
-# bench-ort.ROUND.json.
+#   8. table      scripts/bench_table.mjs merges 4 to 7: native vs onnxruntime-node, wasm vs
+#                 onnxruntime-web, ms and speed-ups, and every output's largest difference from
+#                 the native one
+# About two minutes on 2 cores once built (a first build adds about as much). BUILD_ROOT
+# defaults to build/; BENCH_REPETITIONS (5) and BENCH_MIN_TIME (seconds per repetition, 0.1)
+# tune the native side, BENCH_JS_MIN_TIME (seconds per workload and thread count, 0.5; the older
+# name BENCH_ORT_MIN_TIME works too) the JavaScript runners. BENCH_STAT=min shows each runner's
+# fastest run instead of its median (steadier on a busy machine). The raw results stay in
+# test-output/ as bench-gridsample.ROUND.json, bench-ort.ROUND.json, bench-wasm.ROUND.json and
+# bench-ort-web.ROUND.json.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,15 +43,16 @@ say() { printf '\n== %s\n' "$*" >&2; }
 
 say "bootstrap"
 bash scripts/bootstrap.sh libbenchmark-dev >&2
-if ! node -e "require.resolve('onnxruntime-node')" >/dev/null 2>&1; then
-  if [ -z "$(node -p "require('./package.json').devDependencies?.['onnxruntime-node'] ?? ''")" ]
-  then
-    echo "bench.sh: package.json has no devDependency on onnxruntime-node" >&2
+for package in onnxruntime-node onnxruntime-web; do
+  node -e "require.resolve('$package')" >/dev/null 2>&1 && continue
+  if [ -z "$(node -p "require('./package.json').devDependencies?.['$package'] ?? ''")" ]; then
+    echo "bench.sh: package.json has no devDependency on $package" >&2
     exit 1
   fi
-  # The package ships its CPU binaries; skip its optional download of GPU ones.
+  # onnxruntime-node ships its CPU binaries; skip its optional download of GPU ones.
   ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund >&2
-fi
+  break
+done
 
 say "build: $dir (Release)"
 if ! grep -q 'add_subdirectory(tests/bench)' CMakeLists.txt; then
@@ -58,13 +70,18 @@ cmake -S "$repo" -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
 }
 cmake --build "$dir" --target gridsample_bench gridsample_workloads >&2
 
+say "build: dist/ (scripts/build_wasm.sh)"
+bash scripts/build_wasm.sh >&2
+
 say "data: $dir/data"
 mkdir -p "$dir/data"
 "$dir/tests/bench/gridsample_workloads" --write "$dir/data"
 
 rounds=${BENCH_ROUNDS:-2}
+js_min_time=${BENCH_JS_MIN_TIME:-${BENCH_ORT_MIN_TIME:-0.5}}
 results=()
-rm -f "$out"/bench-gridsample.*.json "$out"/bench-ort.*.json
+rm -f "$out"/bench-gridsample.*.json "$out"/bench-ort.*.json "$out"/bench-wasm.*.json \
+  "$out"/bench-ort-web.*.json
 for round in $(seq 1 "$rounds"); do
   say "native, round $round/$rounds: gridsample_bench"
   "$dir/tests/bench/gridsample_bench" \
@@ -75,9 +92,19 @@ for round in $(seq 1 "$rounds"); do
   results+=(--gridsample "$out/bench-gridsample.$round.json")
 
   say "ort, round $round/$rounds: onnxruntime-node"
-  node scripts/bench_ort.mjs --data "$dir/data" --min-time "${BENCH_ORT_MIN_TIME:-0.5}" \
+  node scripts/bench_ort.mjs --runtime node --data "$dir/data" --min-time "$js_min_time" \
     --out "$out/bench-ort.$round.json"
   results+=(--peer "$out/bench-ort.$round.json")
+
+  say "wasm, round $round/$rounds: dist/ (the npm package)"
+  node scripts/bench_wasm.mjs --data "$dir/data" --min-time "$js_min_time" \
+    --out "$out/bench-wasm.$round.json"
+  results+=(--ours "$out/bench-wasm.$round.json")
+
+  say "ort-web, round $round/$rounds: onnxruntime-web (wasm, 1 thread)"
+  node scripts/bench_ort.mjs --runtime web --data "$dir/data" --min-time "$js_min_time" \
+    --out "$out/bench-ort-web.$round.json"
+  results+=(--peer "$out/bench-ort-web.$round.json")
 done
 
 say "table: $out/bench.md"

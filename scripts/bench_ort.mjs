@@ -1,8 +1,10 @@
-// Times onnxruntime-node (CPU execution provider) on the benchmark workloads, for the comparison
-// table of scripts/bench.sh. Usage:
+// Times onnxruntime on the benchmark workloads, for the comparison table of scripts/bench.sh:
+// onnxruntime-node (CPU execution provider) or onnxruntime-web (its WebAssembly backend, run in
+// Node), both the package.json devDependencies. Usage:
 //
-//   node scripts/bench_ort.mjs --data DIR [--models DIR] [--threads 1,2] [--out FILE]
-//       [--min-time 0.5] [--min-runs 5] [--max-runs 10000] [--warmup 2] [--filter REGEX]
+//   node scripts/bench_ort.mjs --data DIR [--runtime node|web] [--models DIR] [--threads 1,2]
+//       [--out FILE] [--min-time 0.5] [--min-runs 5] [--max-runs 10000] [--warmup 2]
+//       [--filter REGEX]
 //
 // DIR is what `gridsample_workloads --write DIR` made: workloads.json (the table; nothing here
 // restates it) and every workload's X, grid and gridsample's own Y as raw little-endian files.
@@ -10,96 +12,66 @@
 // must describe the same shapes, types and attributes as the table, or this stops. --filter
 // keeps the workloads whose id matches.
 //
-// Per workload and thread count: one session (intraOpNumThreads T, interOpNumThreads 1,
-// sequential execution, graphOptimizationLevel 'all'), --warmup runs, then timed runs until
-// both --min-runs and --min-time are reached (at most --max-runs); the median is reported, and
-// the fastest run too.
-// Inputs and the output tensor are allocated once, as the native benchmark does (the binding
-// still hands back each run's output in a new JS buffer, a cost users of it pay too). A workload
-// that onnxruntime cannot load or run is reported as n/a with onnxruntime's own message. Its
-// output is compared with gridsample's (max |difference|).
+// --runtime node (default): one session per workload and thread count T (--threads, default 1
+// and all hardware threads): intraOpNumThreads T, interOpNumThreads 1, sequential execution,
+// graphOptimizationLevel 'all'.
+// --runtime web: onnxruntime-web's wasm execution provider with ort.env.wasm.numThreads = 1 (no
+// worker threads) and SIMD on (ort.env.wasm.simd = true; its only build is the SIMD one), the
+// same session options otherwise; one thread only, since numThreads is fixed for the process.
 //
-// Writes JSON: { runner, version, thread_counts, load_avg (at the start), method, results: [{ id,
-// num_threads, status: "ok" | "n/a", ms (median), min_ms, runs, reason, max_abs_diff }] }, to
-// --out or stdout; progress goes to stderr.
+// Per session: --warmup runs, then timed runs until both --min-runs and --min-time are reached
+// (at most --max-runs); the median is reported, and the fastest run too (scripts/bench_common.mjs
+// times and writes the report). Inputs are allocated once, as the native benchmark does; so is
+// the output tensor for onnxruntime-node (it still hands back each run's output in a new JS
+// buffer, a cost its users pay too). onnxruntime-web allocates each run's output itself: given a
+// preallocated CPU output, 1.30 returns it unwritten. A workload that onnxruntime cannot load or
+// run is reported as n/a with onnxruntime's own message. Its output (the last run's) is compared
+// with gridsample's (max |difference|).
+//
+// Writes the report of scripts/bench_common.mjs to --out or stdout; progress goes to stderr.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 
-import * as ort from 'onnxruntime-node';
+import {
+  logResult, maxAbsDiff, methodText, parseRunnerArgs, readTensorData, readWorkloads, timeRuns,
+  writeReport,
+} from './bench_common.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values: args } = parseArgs({
-  options: {
-    data: { type: 'string' },
-    models: { type: 'string', default: path.join(repo, 'tests', 'bench', 'models') },
-    threads: { type: 'string' },
-    out: { type: 'string' },
-    'min-time': { type: 'string', default: '0.5' },
-    'min-runs': { type: 'string', default: '5' },
-    'max-runs': { type: 'string', default: '10000' },
-    warmup: { type: 'string', default: '2' },
-    filter: { type: 'string' },
-  },
-});
-if (!args.data) {
-  console.error('usage: node scripts/bench_ort.mjs --data DIR [--models DIR] [--threads 1,2] ' +
-                '[--out FILE]');
+const args = parseRunnerArgs({
+  runtime: { type: 'string', default: 'node' },
+  models: { type: 'string', default: path.join(repo, 'tests', 'bench', 'models') },
+  threads: { type: 'string' },
+}, 'node scripts/bench_ort.mjs --data DIR [--runtime node|web] [--models DIR] [--threads 1,2] ' +
+   '[--out FILE]');
+const RUNTIMES = {
+  node: { module: 'onnxruntime-node', platform: 'native', provider: 'cpu' },
+  web: { module: 'onnxruntime-web', platform: 'wasm', provider: 'wasm' },
+};
+const runtime = RUNTIMES[args.runtime];
+if (!runtime) {
+  console.error(`bench_ort: --runtime must be node or web, not ${args.runtime}`);
   process.exit(2);
 }
-const minTimeMs = Number(args['min-time']) * 1000;
-const minRuns = Number(args['min-runs']);
-const maxRuns = Number(args['max-runs']);
-const warmupRuns = Number(args.warmup);
+const ort = await import(runtime.module);
+const tag = `bench_ort (${runtime.module})`;
 
-const table = JSON.parse(fs.readFileSync(path.join(args.data, 'workloads.json'), 'utf8'));
-if (args.filter) {
-  const filter = new RegExp(args.filter);
-  table.workloads = table.workloads.filter((w) => filter.test(w.id));
-}
+const table = readWorkloads(args.data, args.filter);
 const manifest = JSON.parse(fs.readFileSync(path.join(args.models, 'manifest.json'), 'utf8'));
-const threadCounts = args.threads
+let threadCounts = args.threads
   ? args.threads.split(',').map(Number)
   : [...new Set([1, table.hardware_threads])];
-
-// Typed arrays by dtype; float16 travels as its bits (onnxruntime-node takes a Uint16Array).
-const ARRAYS = {
-  float32: Float32Array, float64: Float64Array, float16: Uint16Array, int8: Int8Array,
-  int16: Int16Array, int32: Int32Array, int64: BigInt64Array, uint8: Uint8Array,
-  uint16: Uint16Array, uint32: Uint32Array, uint64: BigUint64Array, bool: Uint8Array,
-};
-
-function readTensorData(file, dtype) {
-  const Array = ARRAYS[dtype];
-  if (!Array) throw new Error(`no typed array for dtype ${dtype}`);
-  const bytes = fs.readFileSync(path.join(args.data, file));
-  const copy = new Uint8Array(bytes.byteLength);  // own, aligned buffer
-  copy.set(bytes);
-  return new Array(copy.buffer, 0, bytes.byteLength / Array.BYTES_PER_ELEMENT);
-}
-
-function halfToFloat(h) {
-  const sign = h & 0x8000 ? -1 : 1;
-  const exponent = (h >> 10) & 0x1f;
-  const mantissa = h & 0x3ff;
-  if (exponent === 0) return sign * mantissa * 2 ** -24;
-  if (exponent === 31) return mantissa ? NaN : sign * Infinity;
-  return sign * (1 + mantissa / 1024) * 2 ** (exponent - 15);
-}
-
-function maxAbsDiff(a, b, dtype) {
-  const value = dtype === 'float16' ? halfToFloat : Number;
-  let max = 0;
-  for (let i = 0; i < a.length; ++i) {
-    const x = value(a[i]);
-    const y = value(b[i]);
-    if (Number.isNaN(x) && Number.isNaN(y)) continue;
-    const d = Math.abs(x - y);
-    max = Number.isNaN(d) ? Infinity : Math.max(max, d);
+if (args.runtime === 'web') {
+  if (args.threads && args.threads !== '1') {
+    console.error(`${tag}: the web runtime runs 1 thread only, not --threads ${args.threads}`);
+    process.exit(2);
   }
-  return max;
+  threadCounts = [1];
+  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.simd = true;
+  ort.env.wasm.proxy = false;
 }
 
 // The model must have been made from this workload's current shapes, types and attributes.
@@ -121,25 +93,20 @@ function checkModel(workload) {
   return path.join(args.models, entry.file);
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-// onnxruntime's first line, without its source paths and function signatures.
+// onnxruntime's first line, without its source paths, function signatures and error codes.
 function reasonOf(error) {
   const line = String(error?.message ?? error).split('\n')[0];
-  const status = line.match(/Status Message: (.*)$/);
-  const text = status ? status[1] : line;
+  const message = line.match(/(?:Status Message|ERROR_MESSAGE): (.*)$/);
+  const text = message ? message[1] : line;
   return text.replace(/^\S*\.(cc|h):\d+ .*? (was false\.|failed\.)\s*/, '').trim();
 }
 
-async function timeWorkload(workload, modelPath, numThreads, feeds, fetches) {
+// Times one session; `output` receives the last run's Y.
+async function timeWorkload(modelPath, numThreads, feeds, fetches, output) {
   let session;
   try {
     session = await ort.InferenceSession.create(modelPath, {
-      executionProviders: ['cpu'],
+      executionProviders: [runtime.provider],
       intraOpNumThreads: numThreads,
       interOpNumThreads: 1,
       executionMode: 'sequential',
@@ -150,17 +117,9 @@ async function timeWorkload(workload, modelPath, numThreads, feeds, fetches) {
     return { status: 'n/a', reason: reasonOf(error) };
   }
   try {
-    await session.run(feeds, fetches);  // the first run: checked, and part of the warm-up
-    for (let i = 1; i < warmupRuns; ++i) await session.run(feeds, fetches);
-    const times = [];
-    const start = performance.now();
-    while (times.length < maxRuns &&
-           (times.length < minRuns || performance.now() - start < minTimeMs)) {
-      const t0 = performance.now();
-      await session.run(feeds, fetches);
-      times.push(performance.now() - t0);
-    }
-    return { status: 'ok', ms: median(times), min_ms: Math.min(...times), runs: times.length };
+    return await timeRuns(async () => {
+      output.Y = (await session.run(feeds, fetches)).Y;
+    }, args.timing);
   } catch (error) {
     return { status: 'n/a', reason: reasonOf(error) };
   } finally {
@@ -173,45 +132,50 @@ let modelPaths;
 try {
   modelPaths = table.workloads.map(checkModel);
 } catch (error) {
-  console.error(`bench_ort: ${error.message}`);
+  console.error(`${tag}: ${error.message}`);
   process.exit(1);
 }
 
 const loadAverage = os.loadavg();
 const results = [];
 for (const [index, workload] of table.workloads.entries()) {
-  const modelPath = modelPaths[index];
-  const x = new ort.Tensor(workload.x.dtype, readTensorData(workload.files.x, workload.x.dtype),
-                           workload.x.shape);
-  const grid = new ort.Tensor(workload.grid.dtype,
-                              readTensorData(workload.files.grid, workload.grid.dtype),
-                              workload.grid.shape);
-  const expected = readTensorData(workload.files.y, workload.y.dtype);
-  const y = new ort.Tensor(workload.y.dtype, new ARRAYS[workload.y.dtype](expected.length),
-                           workload.y.shape);
+  const tensor = (name) => new ort.Tensor(
+      workload[name].dtype, readTensorData(args.data, workload.files[name], workload[name].dtype),
+      workload[name].shape);
+  const x = tensor('x');
+  const grid = tensor('grid');
+  const expected = tensor('y');  // gridsample's output
+  const fetches = args.runtime === 'web'
+    ? undefined
+    : { Y: new ort.Tensor(workload.y.dtype, new expected.data.constructor(expected.data.length),
+                          workload.y.shape) };
   let diff;
   for (const numThreads of threadCounts) {
-    const result = await timeWorkload(workload, modelPath, numThreads, { X: x, grid }, { Y: y });
+    const output = {};
+    const result = await timeWorkload(modelPaths[index], numThreads, { X: x, grid }, fetches,
+                                      output);
     if (result.status === 'ok' && diff === undefined) {
-      diff = maxAbsDiff(y.data, expected, workload.y.dtype);
+      diff = maxAbsDiff(output.Y.data, expected.data, workload.y.dtype);
     }
     results.push({ id: workload.id, num_threads: numThreads, ...result, max_abs_diff: diff });
-    console.error(`bench_ort: ${workload.id} ${numThreads}T: ` +
-                  (result.status === 'ok' ? `${result.ms.toFixed(3)} ms (median of ${result.runs})`
-                                          : `n/a: ${result.reason}`));
+    logResult(tag, workload.id, numThreads, result);
   }
 }
 
-const report = {
-  runner: 'onnxruntime-node',
-  version: ort.env.versions?.node ?? 'unknown',
-  execution_provider: 'cpu',
+const version = ort.env.versions?.[args.runtime] ?? 'unknown';
+const setup = args.runtime === 'web'
+  ? `wasm execution provider in Node ${process.version}, ort.env.wasm.numThreads = 1, SIMD ` +
+    "on, sequential, graphOptimizationLevel 'all'"
+  : 'cpu execution provider, intraOpNumThreads = T, interOpNumThreads 1, sequential, ' +
+    "graphOptimizationLevel 'all'";
+writeReport({
+  runner: runtime.module,
+  version,
+  platform: runtime.platform,
+  execution_provider: runtime.provider,
+  setup,
   thread_counts: threadCounts,
   load_avg: loadAverage,
-  method: `${warmupRuns} warm-up runs, then >= ${minRuns} timed runs and >= ` +
-          `${minTimeMs / 1000} s`,
+  method: methodText(args.timing),
   results,
-};
-const json = JSON.stringify(report, null, 1) + '\n';
-if (args.out) fs.writeFileSync(args.out, json);
-else process.stdout.write(json);
+}, args.out);

@@ -2,22 +2,28 @@
 // scripts/bench.sh prints. Usage:
 //
 //   node scripts/bench_table.mjs --workloads DIR/workloads.json --gridsample GB.json [...]
-//       --peer PEER.json [...] [--stat median|min] [--out FILE.md]
+//       [--ours OURS.json ...] [--peer PEER.json ...] [--stat median|min] [--out FILE.md]
 //
 //   --workloads   the table as `gridsample_workloads --write DIR` wrote it
 //   --gridsample  gridsample_bench's --benchmark_out JSON (Google Benchmark format; the median
-//                 aggregates are used when it ran repetitions); once per round
-//   --peer        a runner's JSON in the format scripts/bench_ort.mjs writes ({ runner, version,
-//                 load_avg, method, results: [{ id, num_threads, status, ms, reason,
-//                 max_abs_diff }] }), once per round. Each distinct runner + version adds an
-//                 "ms" and a "speed-up" column per thread count, in the order first given
+//                 aggregates are used when it ran repetitions): the native build; once per round
+//   --ours        another build of gridsample timed by a JavaScript runner (scripts/bench_wasm.mjs:
+//                 the WebAssembly package), in the report format of scripts/bench_common.mjs;
+//                 once per round
+//   --peer        a peer's report in that format (scripts/bench_ort.mjs: onnxruntime-node or
+//                 onnxruntime-web), once per round
 //   --stat        which time a cell shows: the median of the runs (default), or the fastest run,
 //                 which a busy machine disturbs less
 //
+// Every report names its platform ("native" or "wasm"; Google Benchmark's is native). Each
+// platform gets a group of columns per thread count: gridsample's build for that platform, then
+// an "ms" and a "speed-up" column per peer of that platform (distinct runner + version, in the
+// order first given). Speed-up is peer ms / gridsample ms on the same platform: above 1 means
+// gridsample is faster. A cell a runner could not run shows n/a and a footnote with its reason.
 // When a runner ran several rounds, a cell shows its best (lowest) round: on a shared machine
 // the rounds catch different spells of load, and the best one is the closest to the runner's
-// own speed. Speed-up is peer ms / gridsample ms: above 1 means gridsample is faster. The table
-// goes to stdout and, with --out, to a file.
+// own speed. Under the table, each JavaScript runner's largest |difference| from gridsample's
+// native output. The table goes to stdout and, with --out, to a file.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +33,7 @@ const { values: args } = parseArgs({
   options: {
     workloads: { type: 'string' },
     gridsample: { type: 'string', multiple: true, default: [] },
+    ours: { type: 'string', multiple: true, default: [] },
     peer: { type: 'string', multiple: true, default: [] },
     stat: { type: 'string', default: 'median' },
     out: { type: 'string' },
@@ -34,14 +41,15 @@ const { values: args } = parseArgs({
 });
 if (!args.workloads || args.gridsample.length === 0 || !['median', 'min'].includes(args.stat)) {
   console.error('usage: node scripts/bench_table.mjs --workloads FILE --gridsample FILE [...] ' +
-                '[--peer FILE ...] [--stat median|min] [--out FILE]');
+                '[--ours FILE ...] [--peer FILE ...] [--stat median|min] [--out FILE]');
   process.exit(2);
 }
 
 const readJson = (file) => JSON.parse(fs.readFileSync(file, 'utf8'));
 const table = readJson(args.workloads);
 const allThreads = table.hardware_threads;
-const threadGroups = [{ label: '1T', threads: 1 }, { label: 'all-T', threads: allThreads }];
+const threadLabel = (threads) =>
+  (threads === 1 ? '1T' : threads === allThreads ? 'all-T' : `${threads}T`);
 
 // Google Benchmark's JSON → { "ID/threads": { status, ms, reason } }.
 function nativeResults(report) {
@@ -60,7 +68,7 @@ function nativeResults(report) {
   return results;
 }
 
-// bench_ort.mjs's JSON → { "ID/threads": result }, ms being the chosen statistic.
+// A JavaScript runner's report → { "ID/threads": result }, ms being the chosen statistic.
 function peerResults(report) {
   const results = {};
   for (const r of report.results) {
@@ -83,20 +91,51 @@ function best(rounds) {
   return merged;
 }
 
-const nativeReports = args.gridsample.map(readJson);
-const native = best(nativeReports.map(nativeResults));
-const peers = [];  // { name, label, reports, results }, one per runner + version
-for (const report of args.peer.map(readJson)) {
-  const label = `${report.runner} ${report.version}`;
-  let peer = peers.find((p) => p.label === label);
-  if (!peer) {
-    const name = report.runner === 'onnxruntime-node' ? 'ORT' : report.runner;
-    peer = { name, label, reports: [] };
-    peers.push(peer);
+// Short names for the table's headers.
+const NAMES = { 'onnxruntime-node': 'ORT', 'onnxruntime-web': 'ORT-web',
+                'gridsample-wasm': 'gridsample wasm' };
+
+// Reports of JavaScript runners → [{ name, label, platform, reports, results }], one per
+// runner + version, in the order first given.
+function groupRunners(files) {
+  const runners = [];
+  for (const report of files.map(readJson)) {
+    const label = `${report.runner} ${report.version}`;
+    let runner = runners.find((r) => r.label === label);
+    if (!runner) {
+      runner = { name: NAMES[report.runner] ?? report.runner, label,
+                 platform: report.platform ?? 'native', reports: [] };
+      runners.push(runner);
+    }
+    runner.reports.push(report);
   }
-  peer.reports.push(report);
+  for (const runner of runners) runner.results = best(runner.reports.map(peerResults));
+  return runners;
 }
-for (const peer of peers) peer.results = best(peer.reports.map(peerResults));
+
+const nativeReports = args.gridsample.map(readJson);
+const native = {
+  name: 'gridsample', label: 'gridsample (native)', platform: 'native', reports: nativeReports,
+  results: best(nativeReports.map(nativeResults)), threads: [...new Set([1, allThreads])],
+};
+const ours = [native, ...groupRunners(args.ours)];
+const peers = groupRunners(args.peer);
+// Per platform: our build there (the first one given), its peers and the thread counts shown
+// (native: 1 and all hardware threads; elsewhere those the runners report).
+const platforms = [];
+for (const subject of ours) {
+  if (platforms.some((p) => p.name === subject.platform)) continue;
+  const platformPeers = peers.filter((p) => p.platform === subject.platform);
+  const threads = subject.threads ?? [...new Set([subject, ...platformPeers].flatMap(
+      (r) => r.reports.flatMap((report) => report.thread_counts ?? [1])))].sort((a, b) => a - b);
+  platforms.push({ name: subject.platform, subject, peers: platformPeers, threads });
+}
+const orphans = peers.filter((p) => !platforms.some((platform) => platform.name === p.platform));
+if (orphans.length) {
+  console.error(`bench_table: no gridsample build on the platform of ${
+    orphans.map((p) => `${p.label} (${p.platform})`).join(', ')}`);
+  process.exit(2);
+}
 
 // Footnotes for n/a cells: one number per distinct runner + reason.
 const notes = [];
@@ -123,10 +162,13 @@ function speedUp(subject, peer) {
 }
 
 const header = ['workload', 'description'];
-for (const group of threadGroups) {
-  header.push(`gridsample ${group.label} ms`);
-  for (const peer of peers) {
-    header.push(`${peer.name} ${group.label} ms`, `speed-up ${group.label}`);
+for (const platform of platforms) {
+  for (const threads of platform.threads) {
+    const label = threadLabel(threads);
+    header.push(`${platform.subject.name} ${label} ms`);
+    for (const peer of platform.peers) {
+      header.push(`${peer.name} ${label} ms`, `speed-up vs ${peer.name} ${label}`);
+    }
   }
 }
 header.push('Melem/s (1T)');
@@ -134,26 +176,31 @@ header.push('Melem/s (1T)');
 const rows = [];
 for (const w of table.workloads) {
   const row = [w.id, w.description];
-  for (const group of threadGroups) {
-    const key = `${w.id}/${group.threads}`;
-    row.push(cell(native[key], 'gridsample'));
-    for (const peer of peers) {
-      row.push(cell(peer.results[key], peer.label), speedUp(native[key], peer.results[key]));
+  for (const platform of platforms) {
+    for (const threads of platform.threads) {
+      const key = `${w.id}/${threads}`;
+      const subject = platform.subject.results[key];
+      row.push(cell(subject, platform.subject.label));
+      for (const peer of platform.peers) {
+        row.push(cell(peer.results[key], peer.label), speedUp(subject, peer.results[key]));
+      }
     }
   }
-  const one = native[`${w.id}/1`];
+  const one = native.results[`${w.id}/1`];
   row.push(one?.status === 'ok' ? (w.y.elements / one.ms / 1e3).toFixed(1) : '–');
   rows.push(row);
 }
 
-// Agreement: each peer's largest |difference| from gridsample's output, per workload.
-const agreement = peers.map((peer) => {
+// Agreement: each JavaScript runner's largest |difference| from gridsample's native output, per
+// workload.
+const runners = [...ours.slice(1), ...peers];
+const agreement = runners.map((runner) => {
   const parts = table.workloads.map((w) => {
-    const r = threadGroups.map((g) => peer.results[`${w.id}/${g.threads}`])
-      .find((x) => x?.status === 'ok' && x.max_abs_diff !== undefined);
+    const r = Object.values(runner.results).find(
+        (x) => x.id === w.id && x.status === 'ok' && x.max_abs_diff !== undefined);
     return `${w.id} ${r ? Number(r.max_abs_diff).toPrecision(2) : '–'}`;
   });
-  return `- ${peer.name} vs gridsample output, max |ΔY|: ${parts.join(', ')}`;
+  return `- ${runner.name} vs gridsample native output, max |ΔY|: ${parts.join(', ')}`;
 });
 
 const ctx = nativeReports[0].context ?? {};
@@ -169,7 +216,7 @@ try {
 const load = (reports, get) =>
   reports.map((r) => (Array.isArray(get(r)) ? get(r)[0].toFixed(2) : '?')).join(', ');
 const loads = [`gridsample ${load(nativeReports, (r) => r.context?.load_avg)}`,
-               ...peers.map((p) => `${p.name} ${load(p.reports, (r) => r.load_avg)}`)];
+               ...runners.map((r) => `${r.name} ${load(r.reports, (x) => x.load_avg)}`)];
 const rounds = nativeReports.length;
 const statText = args.stat === 'min' ? 'fastest' : 'median';
 const lines = [
@@ -182,14 +229,13 @@ const lines = [
     `flags \`${ctx.build_flags ?? '?'}\`; Highway target ${ctx.highway_target ?? '?'} ` +
     `(this CPU runs: ${ctx.highway_targets_available ?? '?'}); Google Benchmark, wall time, ` +
     `${statText} of the repetitions`,
-  ...peers.map((p) => `- ${p.label}: ${p.reports[0].execution_provider ?? '?'} execution ` +
-    'provider, intraOpNumThreads = T, interOpNumThreads 1, sequential, ' +
-    `graphOptimizationLevel 'all'; ${p.reports[0].method}, of which the table shows the ` +
-    statText),
+  ...runners.map((r) => `- ${r.label}: ${r.reports[0].setup ?? '?'}; ${r.reports[0].method}, ` +
+    `of which the table shows the ${statText}`),
   `- Threads: 1T = 1 thread, all-T = ${allThreads} threads (all hardware threads). ` +
     (rounds > 1 ? `Each cell is the best of ${rounds} rounds (the runners alternate). ` : '') +
-    'Speed-up = peer ms / gridsample ms (above 1: gridsample is faster). ' +
-    'Melem/s = output elements per second.',
+    'Speed-up = peer ms / gridsample ms on the same platform: native peers against the native ' +
+    'build, wasm peers against the WebAssembly build (above 1: gridsample is faster). ' +
+    'Melem/s = output elements per second (native, 1 thread).',
   '',
   `| ${header.join(' | ')} |`,
   `|${header.map((_, i) => (i < 2 ? ' --- ' : ' ---: ')).join('|')}|`,

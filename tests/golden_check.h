@@ -1,11 +1,12 @@
 // Runs golden cases (tests/golden_file.h) through every implementation under test and compares
-// each output element with the expected value within a tolerance. Shared by the golden-file and
-// the spec-example suites.
+// each output element with the expected value within a tolerance. Shared by the golden-file,
+// spec-example and reference-vector suites.
 #ifndef GRIDSAMPLE_TESTS_GOLDEN_CHECK_H_
 #define GRIDSAMPLE_TESTS_GOLDEN_CHECK_H_
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -53,18 +54,17 @@ inline const std::vector<Implementation>& ImplementationsUnderTest() {
   return all;
 }
 
+// Whether element i of an implementation's output passes against element i of the expected
+// output (same dtype and size).
+using ElementCheck =
+    std::function<bool(const AnyTensor& actual, const AnyTensor& expected, size_t i)>;
+
 namespace golden_internal {
 
-inline std::string Number(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), "%.17g", v);
-  return buffer;
-}
-
-// "" when every element of `actual` is within `tol` of `expected`; otherwise the first bad
-// element and how many are bad.
-inline std::string DescribeMismatch(const AnyTensor& actual, const std::vector<double>& expected,
-                                    Tolerance tol) {
+// "" when every element of `actual` passes `check`; otherwise the first bad element and how
+// many are bad.
+inline std::string DescribeMismatch(const AnyTensor& actual, const AnyTensor& expected,
+                                    const ElementCheck& check) {
   if (actual.size() != expected.size()) {
     return std::to_string(actual.size()) + " elements, expected " +
            std::to_string(expected.size());
@@ -72,10 +72,10 @@ inline std::string DescribeMismatch(const AnyTensor& actual, const std::vector<d
   size_t bad = 0;
   std::string first;
   for (size_t i = 0; i < expected.size(); ++i) {
-    if (WithinTolerance(actual.Get(i), expected[i], tol)) continue;
+    if (check(actual, expected, i)) continue;
     if (bad++ == 0) {
-      first = "element " + std::to_string(i) + " is " + Number(actual.Get(i)) + ", expected " +
-              Number(expected[i]);
+      first = "element " + std::to_string(i) + " is " + actual.Describe(i) + ", expected " +
+              expected.Describe(i);
     }
   }
   if (bad == 0) return "";
@@ -83,13 +83,23 @@ inline std::string DescribeMismatch(const AnyTensor& actual, const std::vector<d
          " elements out of tolerance)";
 }
 
+// An output that starts at a value no case expects, so that an element left unwritten shows
+// (as far as the dtype can hold such a value: narrow integers cannot).
+inline AnyTensor UnwrittenOutput(DType dtype, const std::vector<int64_t>& shape) {
+  AnyTensor y(dtype, shape);
+  for (size_t i = 0; i < y.size(); ++i) y.Set(i, -987654.25);
+  if (y.info().kind == Kind::kBool) y.FillBytes(0xA5);  // Set would store a valid true
+  return y;
+}
+
 }  // namespace golden_internal
 
 // Runs `c` through every implementation under test; adds a line to *mismatches for each bad
-// attribute, wrong output shape, failed call or output out of tolerance (at most one line per
-// implementation, naming the case, where it comes from, the implementation and the first bad
-// element).
-inline void RunGoldenCase(const GoldenCase& c, Tolerance tol, Mismatches* mismatches) {
+// attribute, wrong output shape, failed call or output element that fails `check` (at most one
+// line per implementation, naming the case, where it comes from, the implementation and the
+// first bad element). Returns how many implementations' outputs were compared in full.
+inline size_t RunGoldenCase(const GoldenCase& c, const ElementCheck& check,
+                            Mismatches* mismatches) {
   const std::string what = c.name + " (" + c.where + ")";
   Options options;
   options.align_corners = c.align_corners;
@@ -97,33 +107,42 @@ inline void RunGoldenCase(const GoldenCase& c, Tolerance tol, Mismatches* mismat
   const Status padding_status = ParsePadding(c.padding, &options.padding);
   if (!mode_status.ok() || !padding_status.ok()) {
     mismatches->Add(what + ": attributes: " + mode_status.message() + padding_status.message());
-    return;
+    return 0;
   }
 
-  const AnyTensor x = MakeTensor(c.x.dtype, c.x.shape, c.x.values);
-  const AnyTensor grid = MakeTensor(c.grid.dtype, c.grid.shape, c.grid.values);
   std::vector<int64_t> y_shape;
-  const Status shape_status = OutputShape(x.shape().data(), x.shape().size(),
-                                          grid.shape().data(), grid.shape().size(), &y_shape);
-  if (!shape_status.ok() || y_shape != c.y.shape) {
+  const Status shape_status = OutputShape(c.x.shape().data(), c.x.shape().size(),
+                                          c.grid.shape().data(), c.grid.shape().size(), &y_shape);
+  if (!shape_status.ok() || y_shape != c.y.shape()) {
     mismatches->Add(what + ": OutputShape does not give y's shape: " + shape_status.message());
-    return;
+    return 0;
   }
 
-  // Outputs start at a value no case expects, so that an element left unwritten shows.
-  const std::vector<double> unwritten(c.y.values.size(), -987654.25);
+  size_t compared = 0;
   for (const Implementation& impl : ImplementationsUnderTest()) {
     const std::string who = what + ", " + impl.name + ": ";
-    AnyTensor y = MakeTensor(c.y.dtype, c.y.shape, unwritten);
+    AnyTensor y = golden_internal::UnwrittenOutput(c.y.dtype(), c.y.shape());
     options.num_threads = impl.num_threads;
-    const Status status = impl.run(x.view(), grid.view(), y.mutable_view(), options);
+    const Status status = impl.run(c.x.view(), c.grid.view(), y.mutable_view(), options);
     if (!status.ok()) {
       mismatches->Add(who + "failed: " + status.message());
       continue;
     }
-    const std::string mismatch = golden_internal::DescribeMismatch(y, c.y.values, tol);
+    const std::string mismatch = golden_internal::DescribeMismatch(y, c.y, check);
     if (!mismatch.empty()) mismatches->Add(who + mismatch);
+    ++compared;
   }
+  return compared;
+}
+
+// RunGoldenCase with the real-valued tolerance `tol` (float outputs).
+inline size_t RunGoldenCase(const GoldenCase& c, Tolerance tol, Mismatches* mismatches) {
+  return RunGoldenCase(
+      c,
+      [tol](const AnyTensor& actual, const AnyTensor& expected, size_t i) {
+        return WithinTolerance(actual.Get(i), expected.Get(i), tol);
+      },
+      mismatches);
 }
 
 }  // namespace test

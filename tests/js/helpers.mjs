@@ -116,11 +116,13 @@ export function bfloat16ToNumber(b) {
 function near(a, b, rel) {
   if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
   if (a === b) return true;
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return false;  // the bound admits any value
   return Math.abs(a - b) <= rel * (1 + Math.max(Math.abs(a), Math.abs(b)));
 }
 
 // The tolerances the native suite allows between the fast path and the reference
-// (tests/tester.h): the wasm build is a fast path, the vectors come from the reference.
+// (AgreesWithReference in tests/any_tensor.h): the wasm build is a fast path, the vectors come
+// from the reference.
 // `exact` (nearest mode, which copies elements bit for bit) allows no difference at all.
 // Returns the index of the first element that differs, or -1.
 export function firstMismatch(info, actual, expected, exact = false) {

@@ -1,0 +1,128 @@
+// What the JavaScript benchmark runners (scripts/bench_ort.mjs, scripts/bench_wasm.mjs) share:
+// their common command-line options, the workload table and tensors that
+// `gridsample_workloads --write DIR` wrote, the timing loop, the comparison with gridsample's
+// native output and the report they write for scripts/bench_table.mjs. A report is JSON:
+//
+//   { runner, version, platform: "native" | "wasm", setup (one line: how the runner was set
+//     up), thread_counts, load_avg (at the start), method, results: [{ id, num_threads,
+//     status: "ok" | "n/a", ms (median), min_ms, runs, reason, max_abs_diff }] }
+//
+// max_abs_diff is the largest |difference| between the runner's output and gridsample's native
+// output (DIR/ID.y.bin), over the first thread count that ran.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { ARRAY_OF, halfToNumber } from '../tests/js/helpers.mjs';
+
+// The options every runner takes (usage: the header of each runner).
+const COMMON_OPTIONS = {
+  data: { type: 'string' },
+  out: { type: 'string' },
+  'min-time': { type: 'string', default: '0.5' },
+  'min-runs': { type: 'string', default: '5' },
+  'max-runs': { type: 'string', default: '10000' },
+  warmup: { type: 'string', default: '2' },
+  filter: { type: 'string' },
+};
+
+// Parses the common options plus `extra` (parseArgs' format); prints `usage` and exits without
+// --data. Returns the options, with the timing ones as numbers in `timing`.
+export function parseRunnerArgs(extra, usage) {
+  const { values } = parseArgs({ options: { ...COMMON_OPTIONS, ...extra } });
+  if (!values.data) {
+    console.error(`usage: ${usage}`);
+    process.exit(2);
+  }
+  values.timing = {
+    minTimeMs: Number(values['min-time']) * 1000,
+    minRuns: Number(values['min-runs']),
+    maxRuns: Number(values['max-runs']),
+    warmupRuns: Number(values.warmup),
+  };
+  return values;
+}
+
+// The workload table of DIR, keeping the workloads whose id matches `filter` (a RegExp source).
+export function readWorkloads(dataDir, filter) {
+  const table = JSON.parse(fs.readFileSync(path.join(dataDir, 'workloads.json'), 'utf8'));
+  if (filter) {
+    const re = new RegExp(filter);
+    table.workloads = table.workloads.filter((w) => re.test(w.id));
+  }
+  return table;
+}
+
+// A raw little-endian tensor file of DIR as the typed array of its dtype (float16: its bits),
+// in a buffer of its own (aligned, and not shared with other reads).
+export function readTensorData(dataDir, file, dtype) {
+  const Array_ = ARRAY_OF[dtype];
+  if (!Array_ || Array_ === Array) throw new Error(`no typed array for dtype ${dtype}`);
+  const bytes = fs.readFileSync(path.join(dataDir, file));
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return new Array_(copy.buffer, 0, bytes.byteLength / Array_.BYTES_PER_ELEMENT);
+}
+
+// Largest |a[i] - b[i]| as numbers; NaN against NaN counts as equal, NaN against a number as
+// infinitely far.
+export function maxAbsDiff(a, b, dtype) {
+  const value = dtype === 'float16' ? halfToNumber : Number;
+  if (a.length !== b.length) return Infinity;
+  let max = 0;
+  for (let i = 0; i < a.length; ++i) {
+    const x = value(a[i]);
+    const y = value(b[i]);
+    if (Number.isNaN(x) && Number.isNaN(y)) continue;
+    const d = Math.abs(x - y);
+    max = Number.isNaN(d) ? Infinity : Math.max(max, d);
+  }
+  return max;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+// Times `run` (sync or async): `warmupRuns` untimed runs (at least one, which the caller may
+// check), then timed runs until both minRuns and minTimeMs are reached (at most maxRuns).
+// Returns { status: 'ok', ms (median), min_ms, runs }.
+export async function timeRuns(run, { minTimeMs, minRuns, maxRuns, warmupRuns }) {
+  // A synchronous run is not awaited: a microtask per run would be part of the time.
+  const once = async () => {
+    const pending = run();
+    if (pending && typeof pending.then === 'function') await pending;
+  };
+  for (let i = 0; i < Math.max(1, warmupRuns); ++i) await once();
+  const times = [];
+  const start = performance.now();
+  while (times.length < maxRuns &&
+         (times.length < minRuns || performance.now() - start < minTimeMs)) {
+    const t0 = performance.now();
+    await once();
+    times.push(performance.now() - t0);
+  }
+  return { status: 'ok', ms: median(times), min_ms: Math.min(...times), runs: times.length };
+}
+
+// The method line of a report.
+export function methodText({ minTimeMs, minRuns, warmupRuns }) {
+  return `${warmupRuns} warm-up runs, then >= ${minRuns} timed runs and >= ` +
+         `${minTimeMs / 1000} s`;
+}
+
+// One progress line on stderr per result.
+export function logResult(tag, id, numThreads, result) {
+  console.error(`${tag}: ${id} ${numThreads}T: ` +
+                (result.status === 'ok' ? `${result.ms.toFixed(3)} ms (median of ${result.runs})`
+                                        : `n/a: ${result.reason}`));
+}
+
+// Writes the report to `out`, or stdout without it.
+export function writeReport(report, out) {
+  const json = JSON.stringify(report, null, 1) + '\n';
+  if (out) fs.writeFileSync(out, json);
+  else process.stdout.write(json);
+}
