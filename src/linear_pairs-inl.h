@@ -270,7 +270,7 @@ struct PairFormat16 {
   }
   // float32 → bfloat16 bits as convert.h's BF16BitsFromF32.
   template <class D>
-  static hn::Vec<hn::RebindToUnsigned<D>> FloatToBFloat16(D d, hn::Vec<D> v) {
+  static hn::Vec<hn::RebindToUnsigned<D>> FloatToBFloat16(D /*d*/, hn::Vec<D> v) {
     const hn::RebindToUnsigned<D> du;
     const auto bits = hn::BitCast(du, v);
     const auto odd = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 1u));
