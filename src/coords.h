@@ -205,6 +205,32 @@ inline void EncodePairTaps(const int64_t taps[2], const float weights[2], int64_
   if (size >= 2) *right_weight = x0 == l ? weights[1] : x0 == l + 1 ? weights[0] : 0.0f;
 }
 
+// The cubic quad path (cubic_quads-inl.h) encodes an axis's four padded taps the same way,
+// as four adjacent indices q..q+3 inside the input (size >= 4): the window starts at the
+// lowest tap inside the input, clamped so that it fits. Padding is 1-Lipschitz (clamping and
+// folding bring no two taps farther apart), so every tap inside lands in the window. Each
+// window element's weight is the sum, in tap order, of the weights of the taps on it; taps
+// outside (zeros padding) add nothing. NaN weights mark a non-finite grid value, as for pairs.
+inline void EncodeQuadTaps(const int64_t taps[4], const float weights[4], int64_t size,
+                           int32_t* q, float encoded[4]) {
+  if (taps[0] == kNaNTap) {
+    *q = 0;
+    std::fill(encoded, encoded + 4, std::numeric_limits<float>::quiet_NaN());
+    return;
+  }
+  int64_t lowest = size;  // no tap inside: the window's position does not matter
+  for (int j = 0; j < 4; ++j) {
+    if (taps[j] >= 0) lowest = std::min(lowest, taps[j]);
+  }
+  const int64_t start = std::min<int64_t>(lowest, size - 4);
+  *q = static_cast<int32_t>(start);
+  for (int k = 0; k < 4; ++k) {
+    float sum = 0.0f;
+    for (int j = 0; j < 4; ++j) sum += taps[j] == start + k ? weights[j] : 0.0f;
+    encoded[k] = sum;
+  }
+}
+
 }  // namespace gridsample
 
 #endif  // GRIDSAMPLE_SRC_COORDS_H_

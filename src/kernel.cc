@@ -6,6 +6,7 @@
 #include "hwy/highway.h"
 #include "kernel.h"
 #include "linear_pairs-inl.h"
+#include "cubic_quads-inl.h"
 
 #include <type_traits>
 
@@ -74,6 +75,8 @@ HWY_EXPORT(MulRowF64);
 HWY_EXPORT(TargetName);
 HWY_EXPORT(PlanLinearPairs);
 HWY_EXPORT(SampleLinearPairs);
+HWY_EXPORT(PlanCubicQuads);
+HWY_EXPORT(SampleCubicQuads);
 
 void MulAddRow(const float* values, const float* weights, float* acc, size_t count) {
   HWY_DYNAMIC_DISPATCH(MulAddRowF32)(values, weights, acc, count);
@@ -98,6 +101,18 @@ bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_off
                        size_t stride, size_t count, float* out, void* dst) {
   return HWY_DYNAMIC_DISPATCH(SampleLinearPairs)(kind, plane, base_offsets, row_deltas,
                                                  row_weights, rows, stride, count, out, dst);
+}
+void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes,
+                    const int64_t* strides, const Options& options, size_t count, size_t stride,
+                    int32_t* base_offsets, float* row_weights) {
+  HWY_DYNAMIC_DISPATCH(PlanCubicQuads)(grid, rank, sizes, strides, options, count, stride,
+                                       base_offsets, row_weights);
+}
+bool SampleCubicQuads(const float* plane, const int32_t* base_offsets,
+                      const int32_t* row_deltas, const float* row_weights, size_t rows,
+                      size_t stride, size_t count, float* out) {
+  return HWY_DYNAMIC_DISPATCH(SampleCubicQuads)(plane, base_offsets, row_deltas, row_weights,
+                                                rows, stride, count, out);
 }
 const char* KernelTargetName() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 

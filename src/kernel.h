@@ -87,6 +87,34 @@ bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_off
                        const int32_t* row_deltas, const float* row_weights, size_t rows,
                        size_t stride, size_t count, float* out, void* dst);
 
+// The cubic quad path (cubic_quads-inl.h): cubic interpolation of float32 data, 1 to
+// kMaxQuadRank spatial axes of at least 4 elements each, input planes of fewer than 2^31
+// elements. The same contract as the pair path with windows of four: per location one base
+// offset and, for each of its 4^(rank-1) rows, four weights at
+// row_weights[(4 * row + e) * stride + i], the row's window starting at base + row_deltas[row]
+// (QuadRowDeltas).
+inline constexpr size_t kMaxQuadRank = 3;
+void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes,
+                    const int64_t* strides, const Options& options, size_t count, size_t stride,
+                    int32_t* base_offsets, float* row_weights);
+bool SampleCubicQuads(const float* plane, const int32_t* base_offsets,
+                      const int32_t* row_deltas, const float* row_weights, size_t rows,
+                      size_t stride, size_t count, float* out);
+
+// row_deltas[row] for PlanCubicQuads' rows: row's base-4 digits (axis 0 most significant)
+// times the outer axes' strides.
+inline void QuadRowDeltas(size_t rank, const int64_t* strides, int32_t* row_deltas) {
+  size_t rows = 1;
+  for (size_t a = 0; a + 1 < rank; ++a) rows *= 4;
+  for (size_t row = 0; row < rows; ++row) {
+    int64_t delta = 0;
+    for (size_t a = 0; a + 1 < rank; ++a) {
+      delta += static_cast<int64_t>((row >> (2 * (rank - 2 - a))) & 3) * strides[a];
+    }
+    row_deltas[row] = static_cast<int32_t>(delta);
+  }
+}
+
 // The name of the target the kernels dispatch to now ("AVX3", "AVX2", "SSE4", "WASM", ...).
 const char* KernelTargetName();
 

@@ -51,6 +51,38 @@ struct AxisBlock {
   alignas(64) float weights[kMaxPairRank][2][kMaxFloatLanes];
 };
 
+// coords.h's Unnormalize for a vector of grid values, in the same operation order (x/2 and
+// x*0.5 round alike).
+template <class D>
+HWY_INLINE hn::Vec<D> UnnormalizeVector(D d, hn::Vec<D> g, int64_t size, bool align_corners) {
+  const auto one = hn::Set(d, 1.0f), half = hn::Set(d, 0.5f);
+  const float s = static_cast<float>(size);
+  return align_corners ? hn::Mul(hn::Mul(hn::Add(g, one), half), hn::Set(d, s - 1.0f))
+                       : hn::Mul(hn::Sub(hn::Mul(hn::Add(g, one), hn::Set(d, s)), one), half);
+}
+
+// coords.h's Reflect for lanes with |p| < period, where its fmods reduce to at most one
+// subtraction; false (p unchanged) if some lane is farther out.
+template <class D>
+HWY_INLINE bool ReflectVector(D d, hn::Vec<D>& p, int64_t size, bool align_corners) {
+  using V = hn::Vec<D>;
+  const V half = hn::Set(d, 0.5f), zero = hn::Zero(d);
+  const V last = hn::Set(d, static_cast<float>(size - 1));
+  const V period = hn::Set(d, ReflectionPeriod<float>(size, align_corners));
+  if (!hn::AllTrue(d, hn::Lt(hn::Abs(p), period))) return false;
+  if (align_corners) {
+    V q = hn::Abs(p);
+    q = hn::IfThenElse(hn::Gt(q, last), hn::Sub(period, q), q);
+    p = hn::Min(hn::Max(q, zero), last);
+  } else {
+    V u = hn::Abs(hn::Add(p, half));
+    u = hn::IfThenElse(hn::Ge(u, period), hn::Sub(u, period), u);
+    u = hn::IfThenElse(hn::Gt(u, hn::Set(d, static_cast<float>(size))), hn::Sub(period, u), u);
+    p = hn::Min(hn::Max(hn::Sub(u, half), zero), last);
+  }
+  return true;
+}
+
 // The vector plan of one axis for the lanes of g; false if some lane needs the scalar plan.
 template <class D>
 HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& options,
@@ -58,28 +90,13 @@ HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& o
                                float* right_weight_out) {
   const hn::RebindToSigned<D> di;
   using V = hn::Vec<D>;
-  const V one = hn::Set(d, 1.0f), half = hn::Set(d, 0.5f), zero = hn::Zero(d);
-  const float s = static_cast<float>(size);
+  const V one = hn::Set(d, 1.0f), zero = hn::Zero(d);
   const V last = hn::Set(d, static_cast<float>(size - 1));
-  // Unnormalize, in the operation order of coords.h (x/2 and x*0.5 round alike).
-  V p = options.align_corners ? hn::Mul(hn::Mul(hn::Add(g, one), half), hn::Set(d, s - 1.0f))
-                              : hn::Mul(hn::Sub(hn::Mul(hn::Add(g, one), hn::Set(d, s)), one),
-                                        half);
+  V p = UnnormalizeVector(d, g, size, options.align_corners);
   if (options.padding == Padding::kBorder) p = hn::Min(hn::Max(p, zero), last);
-  if (options.padding == Padding::kReflection) {
-    // Reflect() for |p| < period, where its fmods reduce to at most one subtraction.
-    const V period = hn::Set(d, ReflectionPeriod<float>(size, options.align_corners));
-    if (!hn::AllTrue(d, hn::Lt(hn::Abs(p), period))) return false;
-    if (options.align_corners) {
-      V q = hn::Abs(p);
-      q = hn::IfThenElse(hn::Gt(q, last), hn::Sub(period, q), q);
-      p = hn::Min(hn::Max(q, zero), last);
-    } else {
-      V u = hn::Abs(hn::Add(p, half));
-      u = hn::IfThenElse(hn::Ge(u, period), hn::Sub(u, period), u);
-      u = hn::IfThenElse(hn::Gt(u, hn::Set(d, s)), hn::Sub(period, u), u);
-      p = hn::Min(hn::Max(hn::Sub(u, half), zero), last);
-    }
+  if (options.padding == Padding::kReflection &&
+      !ReflectVector(d, p, size, options.align_corners)) {
+    return false;
   }
   p = hn::Min(hn::Max(p, hn::Set(d, -8.0f)), hn::Add(last, hn::Set(d, 8.0f)));  // clamp_far
   const V x0f = hn::Floor(p);

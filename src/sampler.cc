@@ -29,9 +29,9 @@ namespace {
 // Tap combinations held per tile: bounds the plan's memory (about 16 bytes each) so that it
 // stays in L2 while all channels reuse it.
 constexpr size_t kPlanBudget = 16384;
-// Rows (locations × 2^(r-1)) planned per tile on the pair path: its plan (8 bytes per row)
-// and the tile's output stay in L1 while all channels reuse them.
-constexpr size_t kPairPlanBudget = 2048;
+// Weights (locations × taps^r) planned per tile on the pair and quad paths: the plan (4 bytes
+// a weight) and the tile's output stay in L1 while all channels reuse them.
+constexpr size_t kGroupPlanBudget = 4096;
 // The pair path's offsets are int32 (and the vector plan converts coordinates to int32).
 constexpr int64_t kMaxPairPlane = int64_t{1} << 30;
 // Below this many weighted taps a call stays on the calling thread.
@@ -47,11 +47,12 @@ struct Layout {
   size_t combinations;  // taps^rank
   size_t tile;          // locations per tile, a multiple of kRowBlock
   int64_t tiles_per_batch;
-  // The linear pair path (kernel.h, PlanLinearPairs): `rows` = 2^(r-1) rows per location.
+  // The linear pair path (kernel.h, PlanLinearPairs), or for cubic the quad path
+  // (PlanCubicQuads): `rows` = taps^(r-1) rows per location, each starting at a row delta.
   bool pairs;
   PairKind pair_kind;
   size_t rows;
-  int32_t row_deltas[kMaxPairRows];
+  int32_t row_deltas[std::max<size_t>(kMaxPairRows, size_t{1} << (2 * (kMaxQuadRank - 1)))];
 };
 
 // Scratch of one worker, sized once per call on the calling thread (so that an allocation
@@ -77,7 +78,7 @@ struct Scratch {
     acc = AllocateRow<C>(tile);
     if (layout.pairs) {
       base_offsets = AllocateRow<int32_t>(tile);
-      row_weights = AllocateRow<float>(2 * layout.rows * tile);
+      row_weights = AllocateRow<float>(layout.combinations * tile);
       grid_values = AllocateRow<float>(rank * tile);
       return;
     }
@@ -182,7 +183,8 @@ const typename Traits<GD>::Storage* GridAt(const Problem& p, const void* grid, i
          (n * p.out_plane + l0) * static_cast<int64_t>(p.rank);
 }
 
-// Plans one tile for the pair path (a float32-computed grid: float32, float16, bfloat16).
+// Plans one tile for the pair or quad path (a float32-computed grid: float32, float16,
+// bfloat16).
 template <DType GD>
 void PlanPairsTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, size_t count,
                    Scratch<float>* s) {
@@ -195,30 +197,34 @@ void PlanPairsTile(const Layout& layout, const void* grid, int64_t n, int64_t l0
     for (size_t i = 0; i < count * p.rank; ++i) s->grid_values[i] = ToCompute<GD>(coords[i]);
     values = s->grid_values.get();
   }
-  PlanLinearPairs(values, p.rank, p.in.data(), p.stride.data(), layout.options, count,
-                  layout.tile, s->base_offsets.get(), s->row_weights.get());
+  const auto plan = layout.options.mode == Mode::kCubic ? PlanCubicQuads : PlanLinearPairs;
+  plan(values, p.rank, p.in.data(), p.stride.data(), layout.options, count, layout.tile,
+       s->base_offsets.get(), s->row_weights.get());
 }
 
 // The value at one location as the generic path computes it, tap by tap: for the few outputs
-// the pair kernel flags as NaN (SampleLinearPairs), which may come from a non-finite input
-// element that the sum skips (outside the input) or weighs by 0.
+// the pair and quad kernels flag as NaN, which may come from a non-finite input element that
+// the sum skips (outside the input) or weighs by 0.
 template <DType XD, DType GD>
-float ExactLinear(const Layout& layout, const typename Traits<GD>::Storage* coords,
-                  const typename Traits<XD>::Scalar* in) {
+float ExactValue(const Layout& layout, const typename Traits<GD>::Storage* coords,
+                 const typename Traits<XD>::Scalar* in) {
   const Problem& p = *layout.problem;
   const size_t r = p.rank;
-  int64_t taps[kMaxPairRank][2];
-  float weights[kMaxPairRank][2];
+  int64_t taps[kMaxPairRank][4];
+  float weights[kMaxPairRank][4];
   for (size_t a = 0; a < r; ++a) {
     GridValueTaps(ToCompute<GD>(coords[r - 1 - a]), p.in[a], p.stride[a], layout.options,
                   taps[a], weights[a]);
   }
   float acc = 0;
-  for (size_t k = 0; k < (size_t{1} << r); ++k) {
+  for (size_t k = 0; k < layout.combinations; ++k) {
     int64_t offset = 0;
     float weight = 1;
+    size_t digits = k;  // one tap per axis, the last axis fastest
+    size_t picks[kMaxPairRank];
+    for (size_t a = r; a-- > 0; digits /= layout.taps) picks[a] = digits % layout.taps;
     for (size_t a = 0; a < r; ++a) {
-      const size_t tap = (k >> (r - 1 - a)) & 1;
+      const size_t tap = picks[a];
       const int64_t add = taps[a][tap];
       offset = (offset < 0 || add < 0) ? std::min(offset, add) : offset + add;
       weight *= weights[a][tap];
@@ -228,7 +234,7 @@ float ExactLinear(const Layout& layout, const typename Traits<GD>::Storage* coor
   return acc;
 }
 
-// The pair path for every channel of a planned tile.
+// The pair (or quad) path for every channel of a planned tile.
 template <DType XD, DType GD>
 void SamplePairsTile(const Layout& layout, const void* grid, const void* x, void* y, int64_t n,
                      int64_t l0, size_t count, Scratch<float>* s) {
@@ -240,12 +246,23 @@ void SamplePairsTile(const Layout& layout, const void* grid, const void* x, void
     Storage* dst = static_cast<Storage*>(y) + plane_index * p.out_plane + l0;
     float* out = s->acc.get();
     if constexpr (std::is_same<Storage, float>::value) out = dst;
-    if (SampleLinearPairs(layout.pair_kind, in, s->base_offsets.get(), layout.row_deltas,
-                          s->row_weights.get(), layout.rows, layout.tile, count, out, dst)) {
+    bool flagged = false;
+    if constexpr (std::is_same<Storage, float>::value) {
+      if (layout.options.mode == Mode::kCubic) {
+        flagged = SampleCubicQuads(in, s->base_offsets.get(), layout.row_deltas,
+                                   s->row_weights.get(), layout.rows, layout.tile, count, out);
+      }
+    }
+    if (layout.options.mode != Mode::kCubic) {
+      flagged = SampleLinearPairs(layout.pair_kind, in, s->base_offsets.get(), layout.row_deltas,
+                                  s->row_weights.get(), layout.rows, layout.tile, count, out,
+                                  dst);
+    }
+    if (flagged) {
       const auto* coords = GridAt<GD>(p, grid, n, l0);
       for (size_t i = 0; i < count; ++i) {
         if (std::isnan(out[i])) {
-          dst[i] = FromCompute<XD>(ExactLinear<XD, GD>(layout, coords + i * p.rank, in));
+          dst[i] = FromCompute<XD>(ExactValue<XD, GD>(layout, coords + i * p.rank, in));
         }
       }
     }
@@ -308,11 +325,22 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   for (size_t a = 0; a < p.rank; ++a) layout.combinations *= layout.taps;
   constexpr bool kPairTypes =
       HasPairKind<XD>() && std::is_same<typename Traits<GD>::Compute, float>::value;
-  layout.pairs = kPairTypes && options.mode == Mode::kLinear && p.rank <= kMaxPairRank &&
-                 p.in[p.rank - 1] >= 2 && p.in_plane <= kMaxPairPlane;
+  layout.pairs = false;
+  const bool small_plane = p.in_plane <= kMaxPairPlane;
+  if (options.mode == Mode::kLinear) {
+    layout.pairs = kPairTypes && p.rank <= kMaxPairRank && p.in[p.rank - 1] >= 2 && small_plane;
+  } else if (options.mode == Mode::kCubic) {  // the quad path: float32 only, axes of 4 or more
+    layout.pairs = kPairTypes && XD == DType::kFloat32 && p.rank <= kMaxQuadRank &&
+                   small_plane &&
+                   std::all_of(p.in.begin(), p.in.end(), [](int64_t e) { return e >= 4; });
+  }
   layout.pair_kind = PairKindOf<XD>();
-  layout.rows = layout.combinations / 2;
-  if (layout.pairs) PairRowDeltas(p.rank, p.in.data(), p.stride.data(), layout.row_deltas);
+  layout.rows = layout.combinations / layout.taps;
+  if (layout.pairs && options.mode == Mode::kLinear) {
+    PairRowDeltas(p.rank, p.in.data(), p.stride.data(), layout.row_deltas);
+  } else if (layout.pairs) {
+    QuadRowDeltas(p.rank, p.stride.data(), layout.row_deltas);
+  }
 
   const double work = static_cast<double>(p.y_count) * static_cast<double>(layout.combinations);
   size_t threads = options.num_threads == 0 ? HardwareThreads()
@@ -320,7 +348,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   if (work < kParallelThreshold) threads = 1;
   // Tiles as large as the plan budget allows, but small enough that every thread gets a few
   // (a batch of one image must still spread over the threads).
-  size_t tile = layout.pairs ? kPairPlanBudget / layout.rows
+  size_t tile = layout.pairs ? kGroupPlanBudget / layout.combinations
                              : std::max<size_t>(kPlanBudget / layout.combinations, 1);
   const size_t per_batch = static_cast<size_t>(p.out_plane);
   const size_t wanted_items = 4 * threads;

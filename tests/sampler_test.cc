@@ -124,6 +124,34 @@ TEST_CASE("The linear pair path equals the reference on wide outputs", "[sampler
   }
 }
 
+TEST_CASE("The cubic quad path equals the reference in 1-D, 2-D and 3-D", "[sampler]") {
+  // float32 with every axis of at least 4 elements: windows of four, including axes of
+  // exactly 4, every padding, non-finite inputs, every target.
+  const std::vector<std::vector<int64_t>> shapes = {
+      {2, 2, 11}, {1, 3, 4, 9}, {2, 2, 6, 5}, {1, 2, 5, 4, 7}, {1, 1, 4, 4, 4}};
+  uint64_t seed = 700;
+  test::ForEachTarget([&](int64_t target) {
+    INFO("target " << hwy::TargetName(target));
+    for (const auto& shape : shapes) {
+      const std::vector<int64_t> out(shape.size() - 2, 5);
+      for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
+        for (bool align : {false, true}) {
+          GridSampleTester()
+              .input(shape)
+              .output(out)
+              .mode(Mode::kCubic)
+              .padding(padding)
+              .align_corners(align)
+              .grid_range(1.6)
+              .special_input(++seed % 2 == 0)
+              .seed(seed)
+              .Test();
+        }
+      }
+    }
+  });
+}
+
 TEST_CASE("Results do not depend on the thread count", "[sampler]") {
   std::mt19937_64 rng(5);
   test::AnyTensor x(DType::kFloat32, {2, 4, 33, 35});

@@ -1,0 +1,269 @@
+// The cubic quad path, per SIMD target: cubic interpolation of float32 data for 1 to 3 spatial
+// axes of at least 4 elements each. Included by kernel.cc once per target, after
+// linear_pairs-inl.h, whose vector coordinate helpers and block layout it shares.
+//
+// Plan (PlanCubicQuadsT): each axis's four padded taps become a window of four adjacent
+// indices inside the input (coords.h, EncodeQuadTaps), so padding lives in the weights. Per
+// output location that leaves one base offset (the corner of the 4^r window) and four weights
+// for each of its 4^(r-1) rows. Lanes whose taps reflect more than once, or whose grid value is
+// far out or not finite, are planned with the scalar coords.h, which gives the same numbers.
+//
+// Kernel (SampleCubicQuadsT): per channel, each row's four elements are copied with one
+// 128-bit load, then split into four vectors (LoadInterleaved4) and weighed.
+
+// Per-target include guard (the Highway idiom).
+#if defined(GRIDSAMPLE_SRC_CUBIC_QUADS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GRIDSAMPLE_SRC_CUBIC_QUADS_INL_H_
+#undef GRIDSAMPLE_SRC_CUBIC_QUADS_INL_H_
+#else
+#define GRIDSAMPLE_SRC_CUBIC_QUADS_INL_H_
+#endif
+
+#include <algorithm>
+#include <cstring>
+
+#include "coords.h"
+#include "hwy/highway.h"
+#include "kernel.h"
+#include "linear_pairs-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Per axis of one block of L locations: the window start and its four weights.
+struct QuadBlock {
+  alignas(64) int32_t start[kMaxQuadRank][kMaxFloatLanes];
+  alignas(64) float weights[kMaxQuadRank][4][kMaxFloatLanes];
+};
+
+// coords.h's CubicWeight for a vector, in the same operation order.
+template <class D>
+HWY_INLINE hn::Vec<D> CubicWeightVector(D d, hn::Vec<D> t) {
+  t = hn::Abs(t);
+  const auto inner = hn::Add(
+      hn::Mul(hn::Mul(hn::Sub(hn::Mul(hn::Set(d, 1.25f), t), hn::Set(d, 2.25f)), t), t),
+      hn::Set(d, 1.0f));
+  const auto outer = hn::Sub(
+      hn::Mul(hn::Add(hn::Mul(hn::Sub(hn::Mul(hn::Set(d, -0.75f), t), hn::Set(d, -3.75f)), t),
+                      hn::Set(d, -6.0f)),
+              t),
+      hn::Set(d, -3.0f));
+  return hn::IfThenElse(hn::Le(t, hn::Set(d, 1.0f)), inner,
+                        hn::IfThenElseZero(hn::Lt(t, hn::Set(d, 2.0f)), outer));
+}
+
+// The vector plan of one axis (AxisTaps' cubic case, then EncodeQuadTaps); false if some lane
+// needs the scalar plan.
+template <class D>
+HWY_INLINE bool PlanCubicAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& options,
+                                    QuadBlock* block, size_t axis) {
+  const hn::RebindToSigned<D> di;
+  using V = hn::Vec<D>;
+  const V one = hn::Set(d, 1.0f);
+  const V last = hn::Set(d, static_cast<float>(size - 1));
+  const V p = UnnormalizeVector(d, g, size, options.align_corners);
+  V x0 = hn::Floor(p);
+  const V t = hn::Sub(p, x0);
+  // Tap j's weight and padded index, in memory (no arrays of vectors: sizeless on SVE).
+  alignas(64) float tap_weights[4][kMaxFloatLanes];
+  alignas(64) int32_t tap_index[4][kMaxFloatLanes];
+  hn::Store(CubicWeightVector(d, hn::Add(t, one)), d, tap_weights[0]);
+  hn::Store(CubicWeightVector(d, t), d, tap_weights[1]);
+  hn::Store(CubicWeightVector(d, hn::Sub(one, t)), d, tap_weights[2]);
+  hn::Store(CubicWeightVector(d, hn::Sub(hn::Set(d, 2.0f), t)), d, tap_weights[3]);
+  if (options.padding == Padding::kReflection) {
+    // AxisTaps first moves x0 into (-period, period) with fmod: a no-op for these lanes.
+    const V period = hn::Set(d, ReflectionPeriod<float>(size, options.align_corners));
+    if (!hn::AllTrue(d, hn::Lt(hn::Abs(x0), period))) return false;
+  }
+  if (options.padding == Padding::kZeros) {
+    x0 = hn::Min(hn::Max(x0, hn::Set(d, -8.0f)), hn::Add(last, hn::Set(d, 8.0f)));
+  }
+  auto lowest = hn::Set(di, static_cast<int32_t>(size - 4));
+  for (int j = 0; j < 4; ++j) {
+    V index = hn::Add(x0, hn::Set(d, static_cast<float>(j - 1)));
+    if (options.padding == Padding::kBorder) index = hn::Min(hn::Max(index, hn::Zero(d)), last);
+    if (options.padding == Padding::kReflection &&
+        !ReflectVector(d, index, size, options.align_corners)) {
+      return false;
+    }
+    auto tap = hn::ConvertTo(di, index);
+    if (options.padding == Padding::kZeros) {  // outside: an index no window reaches
+      const auto inside = hn::And(hn::Ge(index, hn::Zero(d)), hn::Le(index, last));
+      tap = hn::IfThenElse(hn::RebindMask(di, inside), tap,
+                           hn::Set(di, static_cast<int32_t>(size)));
+    }
+    lowest = hn::Min(lowest, tap);
+    hn::Store(tap, di, tap_index[j]);
+  }
+  hn::Store(lowest, di, block->start[axis]);  // the window start
+  for (int k = 0; k < 4; ++k) {
+    const auto element = hn::Add(lowest, hn::Set(di, k));
+    V sum = hn::Zero(d);
+    for (int j = 0; j < 4; ++j) {
+      const auto on = hn::RebindMask(d, hn::Eq(hn::Load(di, tap_index[j]), element));
+      sum = hn::Add(sum, hn::IfThenElseZero(on, hn::Load(d, tap_weights[j])));
+    }
+    hn::Store(sum, d, block->weights[axis][k]);
+  }
+  return true;
+}
+
+template <size_t kRank>
+void PlanCubicQuadsT(const float* HWY_RESTRICT grid, const int64_t* sizes,
+                     const int64_t* strides, const Options& options, size_t count,
+                     size_t stride, int32_t* HWY_RESTRICT base_offsets,
+                     float* HWY_RESTRICT row_weights) {
+  const hn::ScalableTag<float> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const size_t lanes = hn::Lanes(d);
+  constexpr size_t kIn = kRank - 1;  // the innermost axis
+  size_t rows = 1;
+  for (size_t a = 0; a < kIn; ++a) rows *= 4;
+  const auto limit = hn::Set(d, kVectorGridLimit);
+  QuadBlock block;
+  alignas(64) float tail[kMaxFloatLanes * kRank];
+  for (size_t i = 0; i < count; i += lanes) {
+    const float* coords = grid + i * kRank;
+    if (i + lanes > count) {  // the last, partial vector: pad with zeros, never read past
+      const size_t valid = (count - i) * kRank;
+      std::memcpy(tail, coords, valid * sizeof(float));
+      std::fill(tail + valid, tail + lanes * kRank, 0.0f);
+      coords = tail;
+    }
+    auto c0 = hn::Zero(d), c1 = c0, c2 = c0;
+    if constexpr (kRank == 1) c0 = hn::LoadU(d, coords);
+    if constexpr (kRank == 2) hn::LoadInterleaved2(d, coords, c0, c1);
+    if constexpr (kRank == 3) hn::LoadInterleaved3(d, coords, c0, c1, c2);
+    bool vector = true;
+    for (size_t a = 0; a < kRank && vector; ++a) {
+      const size_t c = kRank - 1 - a;
+      const auto g = c == 0 ? c0 : c == 1 ? c1 : c2;
+      vector = hn::AllTrue(d, hn::Lt(hn::Abs(g), limit)) &&
+               PlanCubicAxisVector(d, g, sizes[a], options, &block, a);
+    }
+    if (!vector) {
+      for (size_t lane = 0; lane < lanes; ++lane) {
+        for (size_t a = 0; a < kRank; ++a) {
+          int64_t taps[4];
+          float weights[4], encoded[4];
+          GridValueTaps(coords[lane * kRank + (kRank - 1 - a)], sizes[a], /*stride=*/1, options,
+                        taps, weights);
+          EncodeQuadTaps(taps, weights, sizes[a], &block.start[a][lane], encoded);
+          for (int k = 0; k < 4; ++k) block.weights[a][k][lane] = encoded[k];
+        }
+      }
+    }
+    auto base = hn::Load(di, block.start[kIn]);
+    for (size_t a = 0; a < kIn; ++a) {
+      base = hn::Add(base, hn::Mul(hn::Load(di, block.start[a]),
+                                   hn::Set(di, static_cast<int32_t>(strides[a]))));
+    }
+    hn::StoreU(base, di, base_offsets + i);
+    // Rows in odometer order (axis 0 most significant); weights multiply from axis 0 inwards.
+    for (size_t row = 0; row < rows; ++row) {
+      auto product = hn::Set(d, 1.0f);
+      for (size_t a = 0; a < kIn; ++a) {
+        const size_t digit = (row >> (2 * (kIn - 1 - a))) & 3;
+        const auto w = hn::Load(d, block.weights[a][digit]);
+        product = a == 0 ? w : hn::Mul(product, w);
+      }
+      for (int k = 0; k < 4; ++k) {
+        const auto inner = hn::Load(d, block.weights[kIn][k]);
+        hn::StoreU(kIn == 0 ? inner : hn::Mul(product, inner), d,
+                   row_weights + (4 * row + static_cast<size_t>(k)) * stride + i);
+      }
+    }
+  }
+}
+
+void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes,
+                    const int64_t* strides, const Options& options, size_t count, size_t stride,
+                    int32_t* base_offsets, float* row_weights) {
+  switch (rank) {
+    case 1:
+      return PlanCubicQuadsT<1>(grid, sizes, strides, options, count, stride, base_offsets,
+                                row_weights);
+    case 2:
+      return PlanCubicQuadsT<2>(grid, sizes, strides, options, count, stride, base_offsets,
+                                row_weights);
+    default:
+      return PlanCubicQuadsT<3>(grid, sizes, strides, options, count, stride, base_offsets,
+                                row_weights);
+  }
+}
+
+template <size_t kRows>
+bool SampleCubicQuadsT(const float* HWY_RESTRICT plane, const int32_t* HWY_RESTRICT base_offsets,
+                       const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
+                       size_t stride, size_t count, float* HWY_RESTRICT out) {
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  // Fewer locations per block as rows grow: the quad buffer stays at 16 KiB.
+  constexpr size_t kBlock = kRows >= 16 ? 16 : kPairBlock;
+  size_t deltas[kRows];
+  for (size_t row = 0; row < kRows; ++row) deltas[row] = static_cast<size_t>(row_deltas[row]);
+  alignas(64) float quads[kRows][kBlock * 4];
+  auto nan = hn::FirstN(d, 0);
+  for (size_t i0 = 0; i0 < count; i0 += kBlock) {
+    const size_t n = std::min(kBlock, count - i0);
+    const size_t padded = (n + lanes - 1) / lanes * lanes;
+    for (size_t i = 0; i < n; ++i) {
+      const size_t base = static_cast<size_t>(base_offsets[i0 + i]);
+      for (size_t row = 0; row < kRows; ++row) {
+        std::memcpy(&quads[row][4 * i], plane + base + deltas[row], 4 * sizeof(float));
+      }
+    }
+    for (size_t row = 0; row < kRows; ++row) {  // the weights there are finite
+      std::fill(&quads[row][4 * n], &quads[row][4 * padded], 0.0f);
+    }
+    for (size_t i = 0; i < n; i += lanes) {
+      auto acc = hn::Zero(d);
+      for (size_t row = 0; row < kRows; ++row) {
+        hn::Vec<decltype(d)> e0, e1, e2, e3;
+        hn::LoadInterleaved4(d, &quads[row][4 * i], e0, e1, e2, e3);
+        const float* weights = row_weights + 4 * row * stride + i0 + i;
+        acc = hn::MulAdd(e0, hn::LoadU(d, weights), acc);
+        acc = hn::MulAdd(e1, hn::LoadU(d, weights + stride), acc);
+        acc = hn::MulAdd(e2, hn::LoadU(d, weights + 2 * stride), acc);
+        acc = hn::MulAdd(e3, hn::LoadU(d, weights + 3 * stride), acc);
+      }
+      const size_t at = i0 + i;
+      if (i + lanes <= n) {
+        nan = hn::Or(nan, hn::IsNaN(acc));
+        hn::StoreU(acc, d, out + at);
+      } else {
+        alignas(64) float last[kMaxFloatLanes];
+        hn::Store(acc, d, last);
+        nan = hn::Or(nan, hn::And(hn::IsNaN(acc), hn::FirstN(d, n - i)));
+        std::memcpy(out + at, last, (n - i) * sizeof(float));
+      }
+    }
+  }
+  return !hn::AllFalse(d, nan);
+}
+
+bool SampleCubicQuads(const float* plane, const int32_t* base_offsets,
+                      const int32_t* row_deltas, const float* row_weights, size_t rows,
+                      size_t stride, size_t count, float* out) {
+  switch (rows) {
+    case 1:
+      return SampleCubicQuadsT<1>(plane, base_offsets, row_deltas, row_weights, stride, count,
+                                  out);
+    case 4:
+      return SampleCubicQuadsT<4>(plane, base_offsets, row_deltas, row_weights, stride, count,
+                                  out);
+    default:
+      return SampleCubicQuadsT<16>(plane, base_offsets, row_deltas, row_weights, stride, count,
+                                   out);
+  }
+}
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#endif  // GRIDSAMPLE_SRC_CUBIC_QUADS_INL_H_
