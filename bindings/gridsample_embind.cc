@@ -5,8 +5,12 @@
 // A call costs the wrapper a few microseconds, so numbers cross as numbers: pointers into the
 // heap, dims as float64 arrays on the heap (safe integers, checked by the wrapper), dtypes as
 // their DType value, mode and padding as their enum value (parsed once per spelling by the
-// core's own parsers). Each function returns the core's StatusCode; after a failure
-// lastMessage() holds the core's message. Strings (X of dtype string) cross as JS arrays.
+// core's own parsers, from UTF-8 the wrapper wrote to the heap). Each function returns the
+// core's StatusCode; after a failure lastMessageAt() locates the core's message.
+//
+// Nothing here allocates through embind's JS side (its std::string arguments take heap memory
+// without checking that malloc succeeded), and nothing throws into JS: an allocation that fails
+// in C++ (the module is built with WebAssembly exceptions) becomes kOutOfRange.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 #include <malloc.h>
@@ -14,7 +18,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <new>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gridsample/gridsample.h"
@@ -27,17 +35,32 @@ using emscripten::val;
 // The last failure's message, in static storage: an error leaves the heap as it was.
 char last_message[4096];
 
-int Report(const Status& status) {
-  if (!status.ok()) {
-    const std::string& message = status.message();
+int Report(StatusCode code, std::string_view message) {
+  if (code != StatusCode::kOk) {
     const size_t length = std::min(message.size(), sizeof(last_message) - 1);
     message.copy(last_message, length);
     last_message[length] = '\0';
   }
-  return static_cast<int>(status.code());
+  return static_cast<int>(code);
+}
+int Report(const Status& status) { return Report(status.code(), status.message()); }
+
+// Report(body()), where body may run out of heap outside the core's own catch (a vector of the
+// glue, a message the core builds): that is kOutOfRange too, never an exception into JS.
+template <typename Body>
+int Guarded(Body&& body) {
+  try {
+    return Report(body());
+  } catch (const std::bad_alloc&) {
+  } catch (const std::length_error&) {  // a vector longer than wasm32's size_t can count
+  }
+  return Report(StatusCode::kOutOfRange,
+                "the call needs more memory than the WebAssembly heap can give");
 }
 
-std::string LastMessage() { return last_message; }
+// The heap address of the last failure's message (NUL-terminated UTF-8), which the wrapper
+// decodes itself: nothing to allocate, even when the failure was running out of heap.
+uintptr_t LastMessageAt() { return reinterpret_cast<uintptr_t>(last_message); }
 
 // `rank` float64 dims at heap address `at` → int64 extents.
 std::vector<int64_t> DimsAt(uintptr_t at, int rank) {
@@ -76,28 +99,31 @@ Status ReadShapes(uintptr_t x_dims, int x_rank, uintptr_t grid_dims, int grid_ra
                      shapes->grid.size(), &shapes->y);
 }
 
-// The Mode / Padding value of an ONNX spelling, or -1 (lastMessage() says why).
-int ParseModeJs(const std::string& name) {
-  Mode mode;
-  const Status status = ParseMode(name, &mode);
-  return status.ok() ? static_cast<int>(mode) : (Report(status), -1);
+// The Mode / Padding value of the ONNX spelling in `length` UTF-8 bytes at heap address `text`,
+// or -1 (lastMessageAt() says why).
+template <typename T>
+int ParseJs(Status (*parse)(std::string_view, T*), uintptr_t text, int length) {
+  T value{};
+  const std::string_view spelling(reinterpret_cast<const char*>(text),
+                                  static_cast<size_t>(std::max(length, 0)));
+  const int code = Guarded([&] { return parse(spelling, &value); });
+  return code == static_cast<int>(StatusCode::kOk) ? static_cast<int>(value) : -1;
 }
-int ParsePaddingJs(const std::string& name) {
-  Padding padding;
-  const Status status = ParsePadding(name, &padding);
-  return status.ok() ? static_cast<int>(padding) : (Report(status), -1);
-}
+int ParseModeJs(uintptr_t text, int length) { return ParseJs(&ParseMode, text, length); }
+int ParsePaddingJs(uintptr_t text, int length) { return ParseJs(&ParsePadding, text, length); }
 
 // Writes Y's dims (x_rank of them, as float64) to y_dims.
 int OutputShapeJs(uintptr_t x_dims, int x_rank, uintptr_t grid_dims, int grid_rank,
                   uintptr_t y_dims) {
-  Shapes shapes;
-  const Status status = ReadShapes(x_dims, x_rank, grid_dims, grid_rank, &shapes);
-  if (status.ok()) {
-    double* out = reinterpret_cast<double*>(y_dims);
-    for (size_t i = 0; i < shapes.y.size(); ++i) out[i] = static_cast<double>(shapes.y[i]);
-  }
-  return Report(status);
+  return Guarded([&] {
+    Shapes shapes;
+    const Status status = ReadShapes(x_dims, x_rank, grid_dims, grid_rank, &shapes);
+    if (status.ok()) {
+      double* out = reinterpret_cast<double*>(y_dims);
+      for (size_t i = 0; i < shapes.y.size(); ++i) out[i] = static_cast<double>(shapes.y[i]);
+    }
+    return status;
+  });
 }
 
 Options MakeOptions(int mode, int padding, bool align_corners) {
@@ -113,41 +139,55 @@ Options MakeOptions(int mode, int padding, bool align_corners) {
 int GridSampleJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr_t grid,
                  int grid_dtype, uintptr_t grid_dims, int grid_rank, uintptr_t y, int mode,
                  int padding, bool align_corners) {
-  Shapes shapes;
-  Status status = ReadShapes(x_dims, x_rank, grid_dims, grid_rank, &shapes);
-  if (!status.ok()) return Report(status);
-  const DType x_type = static_cast<DType>(x_dtype);
-  status = GridSample(
-      TensorView{x_type, reinterpret_cast<const void*>(x), shapes.x.data(), shapes.x.size()},
-      TensorView{static_cast<DType>(grid_dtype), reinterpret_cast<const void*>(grid),
-                 shapes.grid.data(), shapes.grid.size()},
-      MutableTensorView{x_type, reinterpret_cast<void*>(y), shapes.y.data(), shapes.y.size()},
-      MakeOptions(mode, padding, align_corners));
-  return Report(status);
+  return Guarded([&] {
+    Shapes shapes;
+    const Status status = ReadShapes(x_dims, x_rank, grid_dims, grid_rank, &shapes);
+    if (!status.ok()) return status;
+    const DType x_type = static_cast<DType>(x_dtype);
+    return GridSample(
+        TensorView{x_type, reinterpret_cast<const void*>(x), shapes.x.data(), shapes.x.size()},
+        TensorView{static_cast<DType>(grid_dtype), reinterpret_cast<const void*>(grid),
+                   shapes.grid.data(), shapes.grid.size()},
+        MutableTensorView{x_type, reinterpret_cast<void*>(y), shapes.y.data(), shapes.y.size()},
+        MakeOptions(mode, padding, align_corners));
+  });
 }
 
-// The same for X of dtype string: x_strings is a JS array of strings; Y's strings are pushed
-// onto the JS array y_strings.
-int GridSampleStringsJs(const val& x_strings, uintptr_t x_dims, int x_rank, uintptr_t grid,
-                        int grid_dtype, uintptr_t grid_dims, int grid_rank, val y_strings,
-                        int mode, int padding, bool align_corners) {
-  Shapes shapes;
-  Status status = ReadShapes(x_dims, x_rank, grid_dims, grid_rank, &shapes);
-  if (!status.ok()) return Report(status);
-  const std::vector<std::string> x_data = emscripten::vecFromJSArray<std::string>(x_strings);
-  size_t count = 1;
-  for (int64_t extent : shapes.y) count *= static_cast<size_t>(extent);  // checked above
-  std::vector<std::string> y_data(count);
-  status = GridSample(
-      TensorView{DType::kString, x_data.data(), shapes.x.data(), shapes.x.size()},
-      TensorView{static_cast<DType>(grid_dtype), reinterpret_cast<const void*>(grid),
-                 shapes.grid.data(), shapes.grid.size()},
-      MutableTensorView{DType::kString, y_data.data(), shapes.y.data(), shapes.y.size()},
-      MakeOptions(mode, padding, align_corners));
-  if (status.ok()) {
-    for (const std::string& s : y_data) y_strings.call<void>("push", s);
-  }
-  return Report(status);
+// The same for X of dtype string. X's strings stay in JS: the core samples stand-ins, X's
+// element i being the 4 bytes of i + 1 (short enough to need no heap of their own), and Y's
+// element j comes back as the uint32 y_index[j]: i + 1 for X's element i, 0 for "" (padding,
+// non-finite coordinates). The wrapper maps the numbers back to the caller's strings, which
+// therefore cross unchanged (no UTF-8 round trip) and without copies on the heap.
+int GridSampleStringsJs(uintptr_t x_dims, int x_rank, uintptr_t grid, int grid_dtype,
+                        uintptr_t grid_dims, int grid_rank, uintptr_t y_index, int mode,
+                        int padding, bool align_corners) {
+  return Guarded([&] {
+    Shapes shapes;
+    Status status = ReadShapes(x_dims, x_rank, grid_dims, grid_rank, &shapes);
+    if (!status.ok()) return status;
+    size_t x_count = 1, y_count = 1;  // both checked by OutputShape
+    for (int64_t extent : shapes.x) x_count *= static_cast<size_t>(extent);
+    for (int64_t extent : shapes.y) y_count *= static_cast<size_t>(extent);
+    std::vector<std::string> x_data(x_count), y_data(y_count);
+    for (size_t i = 0; i < x_count; ++i) {
+      const uint32_t tag = static_cast<uint32_t>(i + 1);
+      x_data[i].assign(reinterpret_cast<const char*>(&tag), sizeof(tag));
+    }
+    status = GridSample(
+        TensorView{DType::kString, x_data.data(), shapes.x.data(), shapes.x.size()},
+        TensorView{static_cast<DType>(grid_dtype), reinterpret_cast<const void*>(grid),
+                   shapes.grid.data(), shapes.grid.size()},
+        MutableTensorView{DType::kString, y_data.data(), shapes.y.data(), shapes.y.size()},
+        MakeOptions(mode, padding, align_corners));
+    if (!status.ok()) return status;
+    uint32_t* out = reinterpret_cast<uint32_t*>(y_index);
+    for (size_t j = 0; j < y_count; ++j) {
+      uint32_t tag = 0;
+      if (y_data[j].size() == sizeof(tag)) std::memcpy(&tag, y_data[j].data(), sizeof(tag));
+      out[j] = tag;
+    }
+    return status;
+  });
 }
 
 // Bytes malloc has handed out and not taken back: the tests' probe for leaks.
@@ -169,6 +209,6 @@ EMSCRIPTEN_BINDINGS(gridsample) {
   emscripten::function("outputShape", &gridsample::OutputShapeJs);
   emscripten::function("gridSample", &gridsample::GridSampleJs);
   emscripten::function("gridSampleStrings", &gridsample::GridSampleStringsJs);
-  emscripten::function("lastMessage", &gridsample::LastMessage);
+  emscripten::function("lastMessageAt", &gridsample::LastMessageAt);
   emscripten::function("heapInUse", &gridsample::HeapInUse);
 }

@@ -9,8 +9,9 @@
 #                    into dist/ (scripts/build_wasm.sh, $BUILD_ROOT/wasm), the devDependencies
 #                    (onnxruntime-web, playwright-core, typescript, vite) when missing
 #   6. js            the package's node:test suites (tests/js/): the native reference's vectors
-#                    and the golden file through the JS API, loading, errors, memory, npm pack
-#                    and install, headless Chromium (static server and a Vite build)
+#                    and the golden file through the JS API, loading, errors, hostile inputs,
+#                    memory, npm pack and install, headless Chromium (static server and a Vite
+#                    build)
 # Build folders live in $BUILD_ROOT (default: build/) and are reused between runs.
 set -euo pipefail
 

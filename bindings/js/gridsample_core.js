@@ -42,18 +42,35 @@ const TYPE_OF_ARRAY = new Map([
   ...(Float16 ? [['Float16Array', 'float16']] : []),
 ]);
 
+// The engine's own accessors of typed arrays, taken once: a caller's array may carry own
+// properties (length, byteLength, buffer, Symbol.toStringTag) that lie, and these read the
+// array's internal slots instead, in any realm, and never run the caller's code.
+const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
+const apply = Reflect.apply;
+const accessor = (key) => Object.getOwnPropertyDescriptor(TypedArrayPrototype, key).get;
+const typedArrayName = accessor(Symbol.toStringTag);  // undefined for anything else
+const typedArrayBuffer = accessor('buffer');
+const typedArrayByteOffset = accessor('byteOffset');
+const typedArrayByteLength = accessor('byteLength');
+const typedArrayLength = accessor('length');
+
 // 'Float32Array', ... for a typed array, 'Array' for an array, undefined for anything else
 // (a DataView included).
 function arrayName(value) {
   if (Array.isArray(value)) return 'Array';
-  if (!ArrayBuffer.isView(value)) return undefined;
-  const name = value[Symbol.toStringTag];
+  const name = apply(typedArrayName, value, []);
   return ARRAY_CLASSES.has(name) ? name : undefined;
 }
 
 const ALIGN = 16;  // heap alignment of each tensor (complex128 needs 8)
-const MAX_HEAP_BYTES = 2 ** 31 - ALIGN * 4;  // wasm32 with memory growth: at most 2 GiB
+// The heap's ceiling: -sMAXIMUM_MEMORY=2GB in bindings/CMakeLists.txt (wasm32 pointers are
+// signed in JS). A call whose buffers add up to more is refused before anything is allocated.
+const MAX_HEAP_BYTES = 2 ** 31 - ALIGN * 4;
 const SCRATCH_DIMS = 48;  // dims a call keeps in the scratch allocated at init()
+// An attribute spelling longer than any valid one is cut to this many characters (plus '…')
+// before the core parses it and names it in its message.
+const MAX_SPELLING = 32;
+const OPTION_NAMES = ['mode', 'paddingMode', 'alignCorners', 'out'];
 
 let runtime = null;  // what load() returns: the module, the dtypes, parsed attributes, scratch
 let loading = null;  // the promise of the first init() still under way
@@ -61,15 +78,32 @@ let loading = null;  // the promise of the first init() still under way
 // ---------------------------------------------------------------------------------------------
 // Loading.
 
+// A string for an error message: quoted, and cut if long.
+function quote(text) {
+  if (text.length <= 64) return JSON.stringify(text);
+  return `${JSON.stringify(`${text.slice(0, 64)}…`)} (${text.length} characters)`;
+}
+
+// A value for an error message: its kind, and for primitives the value (long strings cut).
+// Reading an object's constructor may run a getter or a Proxy trap; whatever that throws is
+// not the error being reported, so it is ignored.
 function describe(value) {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an Array';
-  if (typeof value === 'object' || typeof value === 'function') {
-    const name = value.constructor && value.constructor.name;
-    return name ? `a ${name}` : `an ${typeof value}`;
+  if (typeof value === 'string') return `the string ${quote(value)}`;
+  if (typeof value === 'bigint') return `bigint ${value}n`;
+  if (typeof value !== 'object' && typeof value !== 'function') {
+    return `${typeof value} ${String(value)}`;
   }
-  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
-  return `${typeof value} ${String(value)}`;
+  try {
+    if (Array.isArray(value)) return 'an Array';
+    const typed = apply(typedArrayName, value, []);
+    if (typed !== undefined) return `a ${typed}`;
+    const name = value.constructor && value.constructor.name;
+    if (typeof name === 'string' && name !== '') return `a ${name}`;
+  } catch {
+    // a revoked Proxy, a throwing getter: described by its type alone
+  }
+  return `an ${typeof value}`;
 }
 
 function checkInitOptions(options) {
@@ -130,6 +164,14 @@ async function load(platform, options) {
     types.set(name, { name, id, size, arrays, parts: kind === 'kComplex' ? 2 : 1 });
   }
   const codes = module.StatusCode;
+  // Room for the dims of a call (X's, the grid's, Y's, as float64; a call of higher ranks
+  // allocates its own) and for an attribute spelling as UTF-8: no call needs the heap before
+  // its arguments are checked.
+  const dimsScratch = module._malloc(SCRATCH_DIMS * 8);
+  const textScratch = module._malloc(MAX_SPELLING * 3 + 3);
+  if (!dimsScratch || !textScratch) {
+    throw new RangeError('gridsample: init: the WebAssembly heap cannot give the call scratch');
+  }
   return {
     module,
     types,
@@ -137,10 +179,9 @@ async function load(platform, options) {
     typeMismatch: codes.kTypeMismatch.value,
     modes: new Map(),     // spelling → Mode value, as the core parsed it
     paddings: new Map(),  // spelling → Padding value
-    // Room for the dims of a call (X's, the grid's, Y's), as float64; a call of higher ranks
-    // allocates its own.
     dimsCapacity: SCRATCH_DIMS,
-    dimsScratch: module._malloc(SCRATCH_DIMS * 8),
+    dimsScratch,
+    textScratch,
   };
 }
 
@@ -168,19 +209,35 @@ export function moduleForTesting() {
 
 // ---------------------------------------------------------------------------------------------
 // gridSample.
+//
+// A call reads everything it needs from its arguments first (readTensor, readOptions), each
+// property once, into values of its own; only then does it touch the heap. So a getter or a
+// Proxy among the arguments, whatever it returns or however often it is asked, cannot make the
+// checks and the copies disagree, and code it runs (a nested gridSample call included) never
+// finds the heap or the scratch in use.
 
-// The error for a StatusCode of the core, with its message (lastMessage()).
+// The error for a StatusCode of the core, with its message (UTF-8 at lastMessageAt()).
 function errorOf(code) {
-  const message = `gridsample: ${runtime.module.lastMessage()}`;
+  const { module } = runtime;
+  const at = module.lastMessageAt();
+  const end = module.HEAPU8.indexOf(0, at);
+  const message = `gridsample: ${new TextDecoder().decode(module.HEAPU8.subarray(at, end))}`;
   if (code === runtime.typeMismatch) return new TypeError(message);
   return new RangeError(message);  // kInvalidArgument, kUnsupported, kOutOfRange
 }
 
-// The core's Mode / Padding value of an ONNX spelling, parsed once per spelling.
+// The core's Mode / Padding value of an ONNX spelling, parsed once per spelling. The spelling
+// crosses as UTF-8 in the scratch of init() (cut to MAX_SPELLING characters: longer ones are
+// invalid anyway, and the core's message shows the start).
 function attribute(cache, parse, spelling) {
   let value = cache.get(spelling);
   if (value === undefined) {
-    value = parse(spelling);
+    const { module, textScratch } = runtime;
+    const shown = spelling.length > MAX_SPELLING ? `${spelling.slice(0, MAX_SPELLING)}…` :
+        spelling;
+    const { written } = new TextEncoder().encodeInto(
+        shown, module.HEAPU8.subarray(textScratch, textScratch + MAX_SPELLING * 3 + 3));
+    value = parse(textScratch, written);
     if (value < 0) throw errorOf(runtime.module.StatusCode.kInvalidArgument.value);
     cache.set(spelling, value);
   }
@@ -191,27 +248,64 @@ function shapeText(dims) {
   return `[${dims.join(', ')}]`;
 }
 
-// Checks a tensor's JS types and returns { data, dims, info }.
-function checkTensor(name, tensor) {
-  if (tensor === null || typeof tensor !== 'object' || !('data' in tensor) ||
-      !('dims' in tensor)) {
+// A copy of an array (or of a Proxy of one: its length may be anything), each element read
+// once and passed to check(value, its name), which throws for a value it refuses. Each element
+// takes `bytes` on the heap, which bounds the length (and the time spent reading).
+function copyArray(what, array, bytes, check) {
+  const length = array.length;
+  if (!Number.isSafeInteger(length) || length < 0) {
+    throw new TypeError(`gridsample: ${what}.length must be a length, got ${describe(length)}`);
+  }
+  if (length * bytes > MAX_HEAP_BYTES) {
+    throw new RangeError(`gridsample: ${what} has ${length} elements, more than the ` +
+                         `WebAssembly heap holds (${MAX_HEAP_BYTES} bytes)`);
+  }
+  const copy = [];
+  for (let i = 0; i < length; ++i) {
+    const value = array[i];
+    check(value, `${what}[${i}]`);
+    copy.push(value);
+  }
+  return copy;
+}
+
+// The bytes of a typed array, as a Uint8Array of our own over its memory (made with the
+// engine's accessors); a TypeError if its buffer was detached (transferred).
+function bytesOf(name, view) {
+  const buffer = apply(typedArrayBuffer, view, []);
+  try {
+    return new Uint8Array(buffer, apply(typedArrayByteOffset, view, []),
+                          apply(typedArrayByteLength, view, []));
+  } catch {
+    throw new TypeError(`gridsample: ${name}: the array's ArrayBuffer is detached ` +
+                        '(transferred); pass an array whose memory is still usable');
+  }
+}
+
+// Reads a tensor argument once: { dims (numbers), info, array (its class name), length, and
+// either bytes and byteLength (a typed array's) or strings (a copy of a string[]) }.
+function readTensor(name, tensor) {
+  if (tensor === null || typeof tensor !== 'object') {
     throw new TypeError(
         `gridsample: ${name} must be a tensor { data, dims, type? }, got ${describe(tensor)}`);
   }
   const { data, dims, type } = tensor;
+  if (data === undefined && dims === undefined) {
+    throw new TypeError(
+        `gridsample: ${name} must be a tensor { data, dims, type? }, got ${describe(tensor)}`);
+  }
   if (!Array.isArray(dims)) {
     throw new TypeError(
         `gridsample: ${name}.dims must be an array of numbers, got ${describe(dims)}`);
   }
-  for (let i = 0; i < dims.length; ++i) {
-    if (typeof dims[i] !== 'number') {
-      throw new TypeError(
-          `gridsample: ${name}.dims[${i}] must be a number, got ${describe(dims[i])}`);
+  const extents = copyArray(`${name}.dims`, dims, 8, (extent, at) => {
+    if (typeof extent !== 'number') {
+      throw new TypeError(`gridsample: ${at} must be a number, got ${describe(extent)}`);
     }
-    if (!Number.isSafeInteger(dims[i])) {
-      throw new RangeError(`gridsample: ${name}.dims[${i}] must be an integer, got ${dims[i]}`);
+    if (!Number.isSafeInteger(extent)) {
+      throw new RangeError(`gridsample: ${at} must be an integer, got ${extent}`);
     }
-  }
+  });
   const array = arrayName(data);
   if (array === undefined) {
     throw new TypeError(
@@ -225,7 +319,7 @@ function checkTensor(name, tensor) {
   }
   const info = runtime.types.get(typeName);
   if (!info) {
-    throw new TypeError(`gridsample: ${name}.type: unknown type ${JSON.stringify(typeName)}; ` +
+    throw new TypeError(`gridsample: ${name}.type: unknown type ${quote(typeName)}; ` +
                         `expected one of ${[...runtime.types.keys()].join(', ')}`);
   }
   if (!info.arrays.includes(array)) {
@@ -233,20 +327,40 @@ function checkTensor(name, tensor) {
                         `(expected ${info.arrays.join(' or ')})`);
   }
   if (array === 'Array') {
-    for (let i = 0; i < data.length; ++i) {
-      if (typeof data[i] !== 'string') {
-        throw new TypeError(
-            `gridsample: ${name}.data[${i}] must be a string, got ${describe(data[i])}`);
+    const strings = copyArray(`${name}.data`, data, info.size, (value, at) => {
+      if (typeof value !== 'string') {
+        throw new TypeError(`gridsample: ${at} must be a string, got ${describe(value)}`);
       }
-    }
+    });
+    return { dims: extents, info, array, length: strings.length, strings };
   }
-  return { data, dims, info, array };
+  const bytes = bytesOf(`${name}.data`, data);
+  return { dims: extents, info, array, length: apply(typedArrayLength, data, []), bytes,
+           byteLength: bytes.byteLength };
 }
 
-function checkOptions(options) {
+// An option name like a known one but for case and underscores (the ONNX attribute spellings
+// padding_mode and align_corners): the known one, for the error message.
+function likelyOption(key) {
+  const plain = key.replace(/_/g, '').toLowerCase();
+  return OPTION_NAMES.find((known) => known.toLowerCase() === plain);
+}
+
+// Reads the options argument once: { mode, paddingMode, alignCorners (a boolean), out } with
+// out undefined or { array, length, bytes, byteLength, target (the caller's array) }.
+function readOptions(options) {
   if (options === undefined || options === null) options = {};
-  if (typeof options !== 'object') {
+  if (typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`gridsample: options must be an object, got ${describe(options)}`);
+  }
+  // A misspelt option would otherwise be dropped without a word, and its default used.
+  for (const key of Object.keys(options)) {
+    if (!OPTION_NAMES.includes(key)) {
+      const likely = likelyOption(key);
+      throw new TypeError(`gridsample: options: unknown option ${quote(key)}` +
+                          (likely ? ` (did you mean ${likely}?)` : '') +
+                          `; the options are ${OPTION_NAMES.join(', ')}`);
+    }
   }
   const { mode = 'linear', paddingMode = 'zeros', alignCorners = false, out } = options;
   if (typeof mode !== 'string') {
@@ -265,10 +379,18 @@ function checkOptions(options) {
     throw new RangeError(
         `gridsample: options.alignCorners must be a boolean, 0 or 1, got ${alignCorners}`);
   }
-  if (out !== undefined && (arrayName(out) === undefined || Array.isArray(out))) {
-    throw new TypeError(`gridsample: options.out must be a typed array, got ${describe(out)}`);
+  let outView;
+  if (out !== undefined) {
+    const array = arrayName(out);
+    if (array === undefined || array === 'Array') {
+      throw new TypeError(`gridsample: options.out must be a typed array, got ${describe(out)}`);
+    }
+    const bytes = bytesOf('options.out', out);
+    outView = { array, length: apply(typedArrayLength, out, []), bytes,
+                byteLength: bytes.byteLength, target: out };
   }
-  return { mode, paddingMode, alignCorners: alignCorners === true || alignCorners === 1, out };
+  return { mode, paddingMode, alignCorners: alignCorners === true || alignCorners === 1,
+           out: outView };
 }
 
 function elementCount(dims) {
@@ -280,10 +402,10 @@ function elementCount(dims) {
 function checkLength(name, tensor) {
   const count = elementCount(tensor.dims);
   const expected = count * tensor.info.parts;
-  if (tensor.data.length !== expected) {
+  if (tensor.length !== expected) {
     const what = tensor.info.parts === 1 ? `${expected} values` :
         `${expected} numbers (${count} ${tensor.info.name} values, interleaved)`;
-    throw new RangeError(`gridsample: ${name}.data has ${tensor.data.length} elements, but dims ` +
+    throw new RangeError(`gridsample: ${name}.data has ${tensor.length} elements, but dims ` +
                          `${shapeText(tensor.dims)} need ${what}`);
   }
 }
@@ -292,8 +414,19 @@ function alignUp(bytes) {
   return Math.ceil(bytes / ALIGN) * ALIGN;
 }
 
-function bytesOf(view) {
-  return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+// The heap block of a call: `bytes` of them, refused (RangeError) beyond the heap's ceiling or
+// when malloc cannot find them, before anything else is allocated.
+function allocate(bytes, what) {
+  if (bytes > MAX_HEAP_BYTES) {
+    throw new RangeError(`gridsample: ${what} need ${bytes} bytes, more than the WebAssembly ` +
+                         `heap holds (${MAX_HEAP_BYTES})`);
+  }
+  const ptr = runtime.module._malloc(Math.max(bytes, 1));
+  if (!ptr) {
+    throw new RangeError(`gridsample: ${what} need ${bytes} bytes, which the WebAssembly heap ` +
+                         'cannot give now');
+  }
+  return ptr;
 }
 
 // Writes dims to the heap as float64 at byte address `at`.
@@ -309,9 +442,18 @@ export function gridSample(x, grid, options) {
                     'it before gridSample()');
   }
   const module = runtime.module;
-  const xt = checkTensor('x', x);
-  const gt = checkTensor('grid', grid);
-  const { mode, paddingMode, alignCorners, out } = checkOptions(options);
+  const xt = readTensor('x', x);
+  const gt = readTensor('grid', grid);
+  const { mode, paddingMode, alignCorners, out } = readOptions(options);
+  // From here on, no code of the caller's runs; what ran while the arguments were read may
+  // have detached or shrunk a buffer read before.
+  for (const [name, view] of [['x.data', xt], ['grid.data', gt], ['options.out', out]]) {
+    if (view !== undefined && view.bytes !== undefined &&
+        view.bytes.byteLength !== view.byteLength) {
+      throw new TypeError(`gridsample: ${name}: the array's ArrayBuffer was detached or shrunk ` +
+                          'while the arguments were read');
+    }
+  }
   if (gt.info.name === 'string') {
     throw new TypeError('gridsample: grid.type: a grid holds coordinates, not strings (expected ' +
                         'a floating-point type)');
@@ -319,10 +461,7 @@ export function gridSample(x, grid, options) {
   const xRank = xt.dims.length;
   const gridRank = gt.dims.length;
   const dimsCount = 2 * xRank + gridRank;
-  const ownDims = dimsCount > runtime.dimsCapacity ? module._malloc(dimsCount * 8) : 0;
-  if (dimsCount > runtime.dimsCapacity && !ownDims) {
-    throw new RangeError(`gridsample: cannot allocate ${dimsCount * 8} bytes on the wasm heap`);
-  }
+  const ownDims = dimsCount > runtime.dimsCapacity ? allocate(dimsCount * 8, 'the dims') : 0;
   try {
     const xDims = ownDims || runtime.dimsScratch;
     const gridDims = xDims + 8 * xRank;
@@ -343,6 +482,8 @@ export function gridSample(x, grid, options) {
   }
 }
 
+// X of strings: the glue returns Y as indices into X's strings (see GridSampleStringsJs), so
+// only the grid and those indices are on the heap, beside the core's own small stand-ins.
 function sampleStrings({ xt, gt, xDims, gridDims, yDims, modeValue, paddingValue, alignCorners,
                          out }) {
   const module = runtime.module;
@@ -350,20 +491,27 @@ function sampleStrings({ xt, gt, xDims, gridDims, yDims, modeValue, paddingValue
     throw new TypeError('gridsample: options.out cannot hold strings (string outputs are new ' +
                         'arrays)');
   }
-  const gridBytes = gt.data.byteLength;
-  if (gridBytes > MAX_HEAP_BYTES) {
-    throw new RangeError(`gridsample: the grid needs ${gridBytes} bytes, more than the ` +
-                         'WebAssembly heap holds');
+  const yCount = elementCount(yDims);
+  const gridBytes = gt.bytes.byteLength;
+  const indexBytes = yCount * 4;
+  // The core's stand-ins: one std::string per element of X and of Y.
+  const standInBytes = (xt.length + yCount) * xt.info.size;
+  if (alignUp(gridBytes) + indexBytes + standInBytes > MAX_HEAP_BYTES) {
+    throw new RangeError(`gridsample: the grid and the ${yCount} output strings need ` +
+                         `${alignUp(gridBytes) + indexBytes + standInBytes} bytes, more than ` +
+                         `the WebAssembly heap holds (${MAX_HEAP_BYTES})`);
   }
-  const gridPtr = module._malloc(Math.max(gridBytes, 1));
-  if (!gridPtr) throw new RangeError(`gridsample: cannot allocate ${gridBytes} bytes`);
+  const gridPtr = allocate(alignUp(gridBytes) + indexBytes, 'the grid and the output indices');
   try {
-    module.HEAPU8.set(bytesOf(gt.data), gridPtr);
-    const y = [];
-    const code = module.gridSampleStrings(xt.data, xDims, xt.dims.length, gridPtr, gt.info.id,
-                                          gridDims, gt.dims.length, y, modeValue, paddingValue,
+    const indexPtr = gridPtr + alignUp(gridBytes);
+    module.HEAPU8.set(gt.bytes, gridPtr);
+    const code = module.gridSampleStrings(xDims, xt.dims.length, gridPtr, gt.info.id, gridDims,
+                                          gt.dims.length, indexPtr, modeValue, paddingValue,
                                           alignCorners);
     if (code !== runtime.ok) throw errorOf(code);
+    const indices = module.HEAPU32.subarray(indexPtr / 4, indexPtr / 4 + yCount);
+    const y = new Array(yCount);
+    for (let i = 0; i < yCount; ++i) y[i] = indices[i] === 0 ? '' : xt.strings[indices[i] - 1];
     return { data: y, dims: yDims, type: 'string' };
   } finally {
     module._free(gridPtr);
@@ -374,44 +522,55 @@ function sampleNumbers({ xt, gt, xDims, gridDims, yDims, modeValue, paddingValue
                          out }) {
   const module = runtime.module;
   const yCount = elementCount(yDims) * xt.info.parts;
-  let y;
   if (out !== undefined) {
-    if (!xt.info.arrays.includes(arrayName(out))) {
+    if (!xt.info.arrays.includes(out.array)) {
       throw new TypeError(
-          `gridsample: options.out: ${describe(out)} cannot hold ${xt.info.name} (expected ` +
+          `gridsample: options.out: a ${out.array} cannot hold ${xt.info.name} (expected ` +
           `${xt.info.arrays.join(' or ')})`);
     }
     if (out.length !== yCount) {
       throw new RangeError(`gridsample: options.out has ${out.length} elements, but the output ` +
                            `${shapeText(yDims)} of ${xt.info.name} needs ${yCount}`);
     }
-    y = out;
   }
-  const xBytes = xt.data.byteLength;
-  const gridBytes = gt.data.byteLength;
-  const yBytes = yCount * xt.info.size / xt.info.parts;
+  const xBytes = xt.bytes.byteLength;
+  const gridBytes = gt.bytes.byteLength;
+  const yBytes = elementCount(yDims) * xt.info.size;
   const total = alignUp(xBytes) + alignUp(gridBytes) + yBytes;
   if (total > MAX_HEAP_BYTES) {
     throw new RangeError(`gridsample: the tensors need ${total} bytes, more than the ` +
-                         'WebAssembly heap holds');
+                         `WebAssembly heap holds (${MAX_HEAP_BYTES})`);
   }
-  if (y === undefined) y = new (ARRAY_CLASSES.get(xt.array))(yCount);
-  const ptr = module._malloc(Math.max(total, 1));
-  if (!ptr) throw new RangeError(`gridsample: cannot allocate ${total} bytes on the wasm heap`);
+  let y;
+  let yView;
+  if (out !== undefined) {
+    y = out.target;
+    yView = out.bytes;
+  } else {
+    try {
+      y = new (ARRAY_CLASSES.get(xt.array))(yCount);
+    } catch {
+      throw new RangeError(`gridsample: the output needs ${yBytes} bytes, which JavaScript ` +
+                           'cannot allocate now');
+    }
+    yView = bytesOf('y', y);
+  }
+  const ptr = allocate(total, 'the tensors');
   try {
-    // Views are taken after _malloc: a memory growth replaces the heap's ArrayBuffer.
+    // Views are taken after _malloc: a memory growth replaces the heap's ArrayBuffer. X and the
+    // grid are copied in before Y is written, so `out` may alias them.
     const xPtr = ptr;
     const gridPtr = xPtr + alignUp(xBytes);
     const yPtr = gridPtr + alignUp(gridBytes);
     let heap = module.HEAPU8;
-    heap.set(bytesOf(xt.data), xPtr);
-    heap.set(bytesOf(gt.data), gridPtr);
+    heap.set(xt.bytes, xPtr);
+    heap.set(gt.bytes, gridPtr);
     const code = module.gridSample(xPtr, xt.info.id, xDims, xt.dims.length, gridPtr, gt.info.id,
                                    gridDims, gt.dims.length, yPtr, modeValue, paddingValue,
                                    alignCorners);
     if (code !== runtime.ok) throw errorOf(code);
     heap = module.HEAPU8;  // the call may have grown the memory
-    bytesOf(y).set(heap.subarray(yPtr, yPtr + yBytes));
+    yView.set(heap.subarray(yPtr, yPtr + yBytes));
   } finally {
     module._free(ptr);
   }

@@ -26,13 +26,16 @@ export type DataType = 'float32' | 'float64' | 'float16' | 'bfloat16' | 'int8' |
  * BigInt64Array int64, BigUint64Array uint64, string[] string. float16 and bfloat16 are
  * Uint16Array bits (or a Float16Array where the runtime has one), bool a Uint8Array,
  * complex64/complex128 interleaved Float32Array/Float64Array with dims not counting the pair.
+ * Any view works: a subarray at any offset, over a SharedArrayBuffer or a resizable buffer, of
+ * another realm. Inputs are only read (once, at the start of the call).
  */
 export interface TensorLike {
-  data: ArrayBufferView | string[];
+  data: ArrayBufferView | readonly string[];
   dims: readonly number[];
   type?: DataType;
 }
 
+/** Other property names are a TypeError (a misspelt option is never silently ignored). */
 export interface GridSampleOptions {
   /** Default 'linear'; 'bilinear' and 'bicubic' are the opset-16 names. */
   mode?: 'linear' | 'nearest' | 'cubic' | 'bilinear' | 'bicubic';
@@ -40,14 +43,22 @@ export interface GridSampleOptions {
   paddingMode?: 'zeros' | 'border' | 'reflection';
   /** Default false. */
   alignCorners?: boolean | 0 | 1;
-  /** Reuse an output buffer: an array of X's kind with exactly the output's length. */
+  /**
+   * Reuse an output buffer: an array of X's kind with exactly the output's length. It may be
+   * X's or the grid's own memory (the inputs are copied before Y is written); it is left
+   * untouched when the call throws.
+   */
   out?: ArrayBufferView;
 }
 
 /**
  * Y = GridSample(X, grid) as ONNX defines it. X is (N, C, D1..Dr), grid (N, D1_out..Dr_out, r)
- * of float32, float64, float16 or bfloat16; Y is (N, C, D1_out..Dr_out) of X's type. Throws a
- * TypeError for wrong JS types, a RangeError for bad shapes and values, an Error before init().
+ * of float32, float64, float16 or bfloat16; Y is (N, C, D1_out..Dr_out) of X's type.
+ * Throws, naming the argument and the value: a TypeError for wrong JS types (not a tensor, an
+ * array that does not hold `type`, an option of the wrong type or an unknown option name, a
+ * detached buffer); a RangeError for bad shapes and values (the core's message) and for
+ * tensors that do not fit the WebAssembly heap (2 GiB); an Error before init() resolves. The
+ * heap is left as it was, so the next call works.
  */
 export function gridSample(x: TensorLike, grid: TensorLike, options?: GridSampleOptions):
   { data: ArrayBufferView | string[]; dims: number[]; type: DataType };

@@ -1,10 +1,16 @@
 // Shared by the package's node:test suites: the test-vector reader (format: tests/data/README.md),
 // typed arrays per dtype, the comparison with a tolerance per dtype, the spec's first example,
-// and a way to the embind module (the heap probe).
+// a way to the embind module (the heap probes, the check that an error left the heap as it
+// was), and scenarios in a Node.js process of their own (for what the cached instance hides).
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+import { gridSample } from 'gridsample';
 
 export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const dataDir = path.join(repo, 'tests', 'data');
@@ -16,6 +22,39 @@ const require = createRequire(import.meta.url);
 // moduleForTesting() is the instance the API uses.
 export function embindModule() {
   return require(path.join(distDir, 'gridsample_core.cjs')).moduleForTesting();
+}
+
+// Bytes malloc has handed out (mallinfo), and the size of the wasm memory.
+export function heapInUse() {
+  return embindModule().heapInUse();
+}
+export function memoryBytes() {
+  return embindModule().HEAPU8.buffer.byteLength;
+}
+
+// What a call must leave as it found it: the bytes in use, and the block malloc hands out for
+// a small request (the same one unless a block was leaked, freed twice or overrun).
+export function heapState() {
+  const module = embindModule();
+  const probe = module._malloc(64);
+  module._free(probe);
+  return { inUse: module.heapInUse(), probe };
+}
+
+// `call` must throw an ErrorClass (exactly) whose message starts with "gridsample: " and
+// matches `message`, leave the heap as it was, and the next call must compute the spec's
+// example.
+export function assertRefused(call, ErrorClass, message) {
+  const before = heapState();
+  assert.throws(call, (error) => {
+    assert.equal(error.constructor, ErrorClass, `${error.constructor.name}: ${error.message}`);
+    assert.match(error.message, message);
+    assert.match(error.message, /^gridsample: /);
+    return true;
+  });
+  assert.deepEqual(heapState(), before);
+  const { x, grid, y } = specExample();
+  assert.ok(closeTo(gridSample(x, grid).data, y), 'the next call computes the spec example');
 }
 
 // The registry as the wasm module reports it: Map(name → { name, size, computeSize, kind }).
@@ -184,4 +223,26 @@ export function closeTo(actual, expected, tol = 1e-5) {
     if (!(Math.abs(actual[i] - expected[i]) <= tol * (1 + Math.abs(expected[i])))) return false;
   }
   return true;
+}
+
+// A scenario in a Node.js process of its own (the instance and its init() state are per
+// process): an ES module (or, with cjs, a CommonJS script) of `header`, then `example()`, which
+// returns the spec example's first row (EXAMPLE_ROW) through the module bound to `gs`, then
+// `body`, which prints one JSON value; returns that value.
+export const EXAMPLE_ROW = [0, 0.15, 0.55, 0.95, 1.35, 0.75];
+const EXAMPLE = `
+  const steps = [-1, -0.6, -0.2, 0.2, 0.6, 1];
+  const g = []; for (const y of steps) for (const x of steps) g.push(x, y);
+  const example = () => Array.from(gs.gridSample(
+      { data: Float32Array.from({ length: 16 }, (_, i) => i), dims: [1, 1, 4, 4] },
+      { data: new Float32Array(g), dims: [1, 6, 6, 2] }).data.slice(0, 6), (v) => +v.toFixed(4));
+`;
+const run = promisify(execFile);
+export async function scenario(header, body, { cjs = false } = {}) {
+  const code = cjs ? `${header}\n${EXAMPLE}\n(async () => {\n${body}\n})().catch((e) => { ` +
+                     `console.error(e); process.exit(1); });` :
+      `${header}\n${EXAMPLE}\n${body}`;
+  const args = cjs ? ['-e', code] : ['--input-type=module', '-e', code];
+  const { stdout } = await run(process.execPath, args, { cwd: repo, timeout: 60000 });
+  return JSON.parse(stdout);
 }

@@ -3,40 +3,17 @@
 // import, Node require, the browser entry). The instance is cached per process, so each
 // scenario runs in a child process of its own.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { promisify } from 'node:util';
 
-import { distDir, repo } from './helpers.mjs';
+import { distDir, EXAMPLE_ROW as ROW, scenario } from './helpers.mjs';
 
-const run = promisify(execFile);
 // Paths as JS string literals, for the scenarios' code.
 const WASM = JSON.stringify(path.join(distDir, 'gridsample.wasm'));
 const BROWSER_ENTRY = JSON.stringify(path.join(distDir, 'index.js'));
-
-// What every scenario ends with: the spec example's first row, printed as JSON.
-const EXAMPLE = `
-  const steps = [-1, -0.6, -0.2, 0.2, 0.6, 1];
-  const g = []; for (const y of steps) for (const x of steps) g.push(x, y);
-  const example = () => Array.from(gs.gridSample(
-      { data: Float32Array.from({ length: 16 }, (_, i) => i), dims: [1, 1, 4, 4] },
-      { data: new Float32Array(g), dims: [1, 6, 6, 2] }).data.slice(0, 6), (v) => +v.toFixed(4));
-`;
-const ROW = [0, 0.15, 0.55, 0.95, 1.35, 0.75];
-
-// Runs an ES module body (with `gs` bound by `header`) and returns what it printed as JSON.
-async function scenario(header, body, { cjs = false } = {}) {
-  const code = cjs ? `${header}\n${EXAMPLE}\n(async () => {\n${body}\n})().catch((e) => { ` +
-                     `console.error(e); process.exit(1); });` :
-      `${header}\n${EXAMPLE}\n${body}`;
-  const args = cjs ? ['-e', code] : ['--input-type=module', '-e', code];
-  const { stdout } = await run(process.execPath, args, { cwd: repo, timeout: 60000 });
-  return JSON.parse(stdout);
-}
 
 let server;
 let baseUrl;

@@ -92,7 +92,11 @@ test('TypeScript: the declarations resolve for import and require and type the A
       const type: DataType = y.type;
       const data: ArrayBufferView | string[] = y.data;
       gridSample({ data: ['a'], dims: [1, 1, 1] }, grid, { mode: 'nearest' });
+      const names: readonly string[] = ['a'];
+      gridSample({ data: names, dims: [1, 1, 1] }, grid, { mode: 'nearest' });
       gridSample(x, grid, { out: new Float32Array(36) });
+      // @ts-expect-error: not an option (the ONNX attribute's spelling)
+      gridSample(x, grid, { padding_mode: 'border' });
       // @ts-expect-error: not a mode
       gridSample(x, grid, { mode: 'area' });
       // @ts-expect-error: alignCorners is boolean | 0 | 1
