@@ -42,8 +42,9 @@ function resolve(roots, pathname) {
  * `mounts` maps URL prefixes ending in '/' to folders; `port` 0 picks a free one.
  * `rewrite(file, text)` may change a JavaScript file on its way out (the browser tests point
  * bare imports somewhere, as an import map would); `log`, an array, receives
- * { url (the decoded path), status, type } per request. GET and HEAD only; files are sent uncached, so a rebuilt
- * package shows on reload. Rejects when the port cannot be had (e.g. EADDRINUSE).
+ * { url (the decoded path), status, type } per request. GET and HEAD only; files are sent
+ * uncached, so a rebuilt package shows on reload. Rejects when the port cannot be had (e.g.
+ * EADDRINUSE).
  */
 export async function serve(mounts, { port = 0, rewrite, log } = {}) {
   const roots = Object.fromEntries(

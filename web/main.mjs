@@ -340,7 +340,9 @@ const waiters = [];
 
 function requestRender() {
   wanted += 1;
-  const promise = new Promise((resolve, reject) => waiters.push({ until: wanted, resolve, reject }));
+  const promise = new Promise((resolve, reject) => {
+    waiters.push({ until: wanted, resolve, reject });
+  });
   pump();
   return promise;
 }

@@ -39,7 +39,8 @@ function stringField(field, text) {
   return bytesField(field, [...encoder.encode(text)]);
 }
 
-// ValueInfoProto { name, type: TypeProto { tensor_type { elem_type, shape { dim { dim_param } } } } }
+// ValueInfoProto { name, type: TypeProto { tensor_type {
+//   elem_type, shape: TensorShapeProto { dim { dim_param } } } } }
 function tensorInfo(name, elementType, dimNames) {
   const shape = dimNames.flatMap((dim) => bytesField(1, stringField(2, dim)));
   const tensorType = [...intField(1, elementType), ...bytesField(2, shape)];

@@ -126,8 +126,9 @@ describe('demo page', { skip }, () => {
       assert.deepEqual(await rawGet(server.address, where), { status: 200, type }, where);
     }
     for (const where of ['/../package.json', '/%2e%2e/package.json', '/gridsample/../package.json',
-                         '/gridsample/..%2f..%2fpackage.json', '/ort/%2e%2e%2f%2e%2e%2f..%2fpackage.json',
-                         '/..%5c..%5cpackage.json', '/nothing.js', '/%E0%A4%A']) {
+                         '/gridsample/..%2f..%2fpackage.json',
+                         '/ort/%2e%2e%2f%2e%2e%2f..%2fpackage.json', '/..%5c..%5cpackage.json',
+                         '/nothing.js', '/%E0%A4%A']) {
       const { status } = await rawGet(server.address, where);
       assert.ok(status === 404 || status === 400, `${where}: ${status}`);
     }
