@@ -6,58 +6,23 @@
 //      /gridsample/index.js by the server (what an import map does; module workers have none);
 //   2. from a Vite 7 build of the same pages against the packed package installed from its
 //      tarball (Vite follows new URL('./gridsample.wasm', import.meta.url) and emits the .wasm).
-// The servers listen on 127.0.0.1 only. Skipped (with the reason) where /usr/bin/chromium is
-// missing; scripts/test.sh installs it.
+// The servers (the demo's, scripts/serve.mjs) listen on 127.0.0.1 only. Skipped (with the
+// reason) where /usr/bin/chromium is missing; scripts/test.sh installs it.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 
+import { serve } from '../../scripts/serve.mjs';
 import { closeTo, distDir, repo, specExample } from './helpers.mjs';
 
 const run = promisify(execFile);
 const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 const fixtures = path.join(repo, 'tests', 'js', 'browser');
 const skip = fs.existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}`;
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
-  '.cjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json',
-  '.ts': 'text/plain', '.cts': 'text/plain',
-};
-
-// A static file server on 127.0.0.1: `mounts` maps a URL prefix to a folder; `rewrite(file,
-// text)` may change a JS file on its way out. Records the requests and their content types.
-async function serve(mounts, rewrite = (file, text) => text) {
-  const log = [];
-  const server = http.createServer((request, response) => {
-    const url = new URL(request.url, 'http://localhost');
-    let pathname = decodeURIComponent(url.pathname);
-    if (pathname.endsWith('/')) pathname += 'index.html';
-    const prefix = Object.keys(mounts).filter((p) => pathname.startsWith(p))
-        .sort((a, b) => b.length - a.length)[0];
-    const file = prefix === undefined ? null :
-        path.join(mounts[prefix], path.normalize(pathname.slice(prefix.length)));
-    if (!file || !file.startsWith(mounts[prefix]) || !fs.existsSync(file) ||
-        !fs.statSync(file).isFile()) {
-      log.push({ url: pathname, status: 404 });
-      response.writeHead(404).end();
-      return;
-    }
-    const type = TYPES[path.extname(file)] || 'application/octet-stream';
-    log.push({ url: pathname, status: 200, type });
-    let body = fs.readFileSync(file);
-    if (type === 'text/javascript') body = rewrite(file, body.toString('utf8'));
-    response.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store' });
-    response.end(body);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, log, url: `http://127.0.0.1:${server.address().port}` };
-}
 
 let browser;
 let scratch;
@@ -117,10 +82,12 @@ async function check(pageUrl, { expectWorkerWithModule }) {
 
 describe('Chromium', { skip }, () => {
   test('plain static server: page, worker, worker with a compiled module', async () => {
-    const { server, log, url } = await serve(
-        { '/gridsample/': distDir, '/': fixtures },
-        (file, text) => (file.startsWith(fixtures) ?
-            text.replaceAll("from 'gridsample'", "from '/gridsample/index.js'") : text));
+    const log = [];
+    const { server, url } = await serve({ '/gridsample/': distDir, '/': fixtures }, {
+      log,
+      rewrite: (file, text) => (file.startsWith(fixtures) ?
+          text.replaceAll("from 'gridsample'", "from '/gridsample/index.js'") : text),
+    });
     try {
       await check(`${url}/?wasm=/gridsample/gridsample.wasm`, { expectWorkerWithModule: true });
       const wasm = log.filter((entry) => entry.url.endsWith('.wasm'));
@@ -153,7 +120,8 @@ describe('Chromium', { skip }, () => {
               { cwd: app, timeout: 300000 });
     const assets = fs.readdirSync(path.join(app, 'out', 'assets'));
     assert.ok(assets.some((name) => name.endsWith('.wasm')), `no .wasm emitted: ${assets}`);
-    const { server, log, url } = await serve({ '/': path.join(app, 'out') });
+    const log = [];
+    const { server, url } = await serve({ '/': path.join(app, 'out') }, { log });
     try {
       await check(`${url}/`, { expectWorkerWithModule: false });
       assert.ok(log.every((entry) => entry.status === 200), JSON.stringify(log));

@@ -1,0 +1,233 @@
+// The demo page (web/) in headless Chromium (Debian's, driven by playwright-core), served by the
+// real server (`node scripts/serve.mjs`, what `npm start` runs) on a free port: the page loads
+// with no console errors and fetches nothing beyond the server; an image given to the file
+// picker (a BMP made here) goes through every mode × padding × align_corners, as float32 and
+// as uint8, and each time the page's tensors and canvas pixels equal what the Node package
+// computes from the same input; onnxruntime-web agrees on float32 and says it cannot run uint8;
+// each warp changes the output; a dropped image replaces the picked one. A screenshot goes to
+// test-output/demo.png. Skipped (with the reason) where /usr/bin/chromium is missing.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { gridSample, init } from 'gridsample';
+
+import { imageToTensor, tensorToImage } from '../../web/tensors.mjs';
+import { WARPS, makeGrid } from '../../web/warps.mjs';
+import { repo } from './helpers.mjs';
+
+const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
+const skip = fs.existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}`;
+const SERVER = path.join(repo, 'scripts', 'serve.mjs');
+
+// An uncompressed 24-bit BMP of width × height whose pixel (x, y) is rgb(x, y); returns the
+// file's bytes and the canvas pixels (RGBA) it decodes to.
+function bmp(width, height, rgb) {
+  const rowBytes = Math.ceil((width * 3) / 4) * 4;
+  const file = Buffer.alloc(54 + rowBytes * height);
+  file.write('BM', 0, 'latin1');
+  file.writeUInt32LE(file.length, 2);
+  file.writeUInt32LE(54, 10);  // where the pixels start
+  file.writeUInt32LE(40, 14);  // BITMAPINFOHEADER
+  file.writeInt32LE(width, 18);
+  file.writeInt32LE(height, 22);  // positive: rows bottom-up
+  file.writeUInt16LE(1, 26);
+  file.writeUInt16LE(24, 28);
+  file.writeUInt32LE(rowBytes * height, 34);
+  const rgba = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; ++y) {
+    for (let x = 0; x < width; ++x) {
+      const [r, g, b] = rgb(x, y);
+      const at = 54 + (height - 1 - y) * rowBytes + x * 3;
+      file[at] = b;
+      file[at + 1] = g;
+      file[at + 2] = r;
+      rgba.set([r, g, b, 255], (y * width + x) * 4);
+    }
+  }
+  return { bytes: file, rgba, width, height };
+}
+
+// Starts `node scripts/serve.mjs` with `env` and resolves to { child, address } once it prints
+// its address, or rejects with what it printed when it exits first.
+function startServer(env) {
+  const child = spawn(process.execPath, [SERVER], { env: { ...process.env, ...env } });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const collect = (chunk) => {
+      output += chunk;
+      const match = /http:\/\/localhost:\d+\//.exec(output);
+      if (match) resolve({ child, address: match[0] });
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.on('exit', (code) => reject(Object.assign(new Error(output), { code })));
+  });
+}
+
+// GET with the path sent exactly as written (fetch would resolve '..' before sending).
+function rawGet(address, requestPath) {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(address);
+    http.get({ hostname, port, path: requestPath }, (response) => {
+      response.resume();
+      response.on('end', () => resolve({ status: response.statusCode,
+                                         type: response.headers['content-type'] }));
+    }).on('error', reject);
+  });
+}
+
+describe('demo page', { skip }, () => {
+  let server;
+  let browser;
+  let page;
+  const problems = [];  // console errors, page errors, requests beyond the server
+
+  before(async () => {
+    await init();
+    server = await startServer({ PORT: '0' });
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true,
+                                      args: ['--no-sandbox', '--headless'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+    const origin = new URL(server.address).origin;
+    page.on('request', (request) => {
+      const url = request.url();
+      if (!url.startsWith(`${origin}/`) && !/^(data|blob):/.test(url)) {
+        problems.push(`request beyond the server: ${url}`);
+      }
+    });
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    server?.child.kill();
+  });
+
+  // Sets the controls through the page's hook and waits for the render.
+  const set = (settings) => page.evaluate((s) => window.demo.set(s), settings);
+  const output = () => page.evaluate(() => window.demo.output());
+
+  test('the server: MIME types, nothing outside its folders, PORT checked', async () => {
+    const types = {
+      '/': 'text/html; charset=utf-8', '/main.mjs': 'text/javascript',
+      '/style.css': 'text/css; charset=utf-8',
+      '/gridsample/index.js': 'text/javascript', '/gridsample/gridsample.wasm': 'application/wasm',
+      '/ort/ort.wasm.min.mjs': 'text/javascript',
+      '/ort/ort-wasm-simd-threaded.wasm': 'application/wasm',
+    };
+    for (const [where, type] of Object.entries(types)) {
+      assert.deepEqual(await rawGet(server.address, where), { status: 200, type }, where);
+    }
+    for (const where of ['/../package.json', '/%2e%2e/package.json', '/gridsample/../package.json',
+                         '/gridsample/..%2f..%2fpackage.json',
+                         '/ort/%2e%2e%2f%2e%2e%2f..%2fpackage.json', '/..%5c..%5cpackage.json',
+                         '/nothing.js', '/%E0%A4%A']) {
+      const { status } = await rawGet(server.address, where);
+      assert.ok(status === 404 || status === 400, `${where}: ${status}`);
+    }
+    await assert.rejects(startServer({ PORT: 'eighty' }),
+                         (error) => error.code === 1 && /PORT .*got eighty/.test(error.message));
+  });
+
+  test('loads the sample pattern with both engines, no console errors', async () => {
+    await page.goto(server.address);
+    await page.waitForFunction(() => window.demo);
+    await page.evaluate(() => window.demo.ready);
+    const summary = await page.evaluate(() => window.demo.summary());
+    assert.equal(summary.source, 'Sample pattern');
+    assert.deepEqual(summary.xDims, [1, 3, 1024, 1024]);
+    assert.deepEqual(summary.yDims, [1, 3, 1024, 1024]);
+    assert.ok(summary.gridsample.ms > 0, JSON.stringify(summary));
+    assert.ok(summary.ort.ms > 0 && summary.ort.maxDiff <= 1e-5, JSON.stringify(summary));
+    const shown = await page.textContent('#summary');
+    assert.match(shown, /as fast here; largest \|difference\|/);
+    fs.mkdirSync(path.join(repo, 'test-output'), { recursive: true });
+    await page.screenshot({ path: path.join(repo, 'test-output', 'demo.png') });
+    assert.deepEqual(problems, []);
+  });
+
+  const picked = bmp(40, 30, (x, y) => [(x * 37 + y * 11) & 255, (x * y * 7 + 90) & 255,
+                                         ((x ^ y) * 29) & 255]);
+
+  test('every mode × padding × align_corners, float32 and uint8: the page equals Node',
+       async () => {
+    await page.setInputFiles('#file', { name: 'picked.bmp', mimeType: 'image/bmp',
+                                        buffer: picked.bytes });
+    await page.waitForFunction(() => window.demo.summary().source === 'picked.bmp');
+    const params = { rotate: 30, zoom: 0.7, shear: 0.2, x: 0.1, y: -0.05 };
+    for (const type of ['float32', 'uint8']) {
+      const x = imageToTensor(picked.rgba, picked.width, picked.height, type);
+      for (const mode of ['linear', 'nearest', 'cubic']) {
+        for (const padding of ['zeros', 'border', 'reflection']) {
+          for (const alignCorners of [false, true]) {
+            const what = `${type} ${mode} ${padding} align_corners=${alignCorners}`;
+            const summary = await set({ warp: 'affine', params, mode, padding, alignCorners,
+                                        outputSize: 48, type });
+            assert.equal(summary.source, 'picked.bmp');
+            const shown = await output();
+            assert.deepEqual(shown.x, { data: Array.from(x.data), dims: [1, 3, 30, 40], type },
+                             what);
+            const grid = makeGrid('affine', params, 48, 36, alignCorners);
+            assert.deepEqual(shown.grid, { data: Array.from(grid), dims: [1, 36, 48, 2] }, what);
+            const expected = gridSample(x, { data: grid, dims: [1, 36, 48, 2] },
+                                        { mode, paddingMode: padding, alignCorners });
+            assert.deepEqual(shown.y, { data: Array.from(expected.data), dims: [1, 3, 36, 48],
+                                        type }, what);
+            assert.deepEqual(shown.pixels, Array.from(tensorToImage(expected)), what);
+            if (type === 'float32') {
+              assert.ok(summary.ort.maxDiff <= 1e-5, `${what}: ${JSON.stringify(summary.ort)}`);
+            } else {
+              assert.match(summary.ort.error, /GridSample/, what);
+              assert.match(await page.textContent('#ort-unavailable'), /cannot run this case/);
+            }
+          }
+        }
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  test('each warp, and each warp parameter, changes the output', async () => {
+    const base = { mode: 'linear', padding: 'border', alignCorners: false, outputSize: 48,
+                   type: 'float32' };
+    const seen = new Map();
+    for (const [warp, { params }] of Object.entries(WARPS)) {
+      await set({ ...base, warp, params: {} });  // the defaults
+      const y = JSON.stringify((await output()).y.data);
+      for (const [other, otherY] of seen) assert.notEqual(y, otherY, `${warp} vs ${other}`);
+      seen.set(warp, y);
+      for (const { name, value, max } of params) {
+        await set({ ...base, warp, params: { [name]: value === max ? value / 2 : max } });
+        assert.notEqual(JSON.stringify((await output()).y.data), y, `${warp}: ${name}`);
+        await set({ ...base, warp, params: { [name]: value } });
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  test('a dropped image replaces the picked one', async () => {
+    const dropped = bmp(20, 24, (x, y) => [x * 12, 255 - y * 10, (x * y) & 255]);
+    await page.evaluate(async ({ bytes, name }) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(bytes)], name, { type: 'image/bmp' }));
+      document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true,
+                                                          cancelable: true }));
+    }, { bytes: Array.from(dropped.bytes), name: 'dropped.bmp' });
+    await page.waitForFunction(() => window.demo.summary().source === 'dropped.bmp');
+    await set({ warp: 'swirl', params: {}, outputSize: 24, type: 'uint8' });
+    const shown = await output();
+    const x = imageToTensor(dropped.rgba, 20, 24, 'uint8');
+    assert.deepEqual(shown.x.data, Array.from(x.data));
+    const grid = { data: Float32Array.from(shown.grid.data), dims: shown.grid.dims };
+    const expected = gridSample(x, grid, shown.options);
+    assert.deepEqual(shown.y.data, Array.from(expected.data));
+    assert.deepEqual(problems, []);
+  });
+});

@@ -1,0 +1,481 @@
+// The demo page: reads the controls, makes X from the image and the grid from the warp, runs
+// gridsample and onnxruntime-web on the same tensors, draws both outputs and shows the median
+// time per call and the largest difference. Both packages are imported by their bare names
+// (the import map of index.html), as a page of a user would.
+//
+// Renders run one at a time; while nothing changes, the page keeps calling both engines on the
+// last inputs until it has RECENT_CALLS timings of each, so the medians settle without a
+// button. window.demo is a small hook for the browser test (tests/js/demo.test.mjs).
+import { gridSample, init } from 'gridsample';
+import * as ort from 'onnxruntime-web';
+
+import { gridSampleModel } from './onnx_model.mjs';
+import { drawSampleImage } from './sample_image.mjs';
+import { imageToTensor, maxAbsDifference, median, tensorToImage } from './tensors.mjs';
+import { WARPS, makeGrid, warpParams } from './warps.mjs';
+
+const RECENT_CALLS = 15;  // timings kept per engine for the current sizes, types and attributes
+const MAX_INPUT_SIDE = 4096;  // larger images are scaled down when loaded
+const MAX_OUTPUT_SIDE = 4096;
+
+const $ = (id) => document.getElementById(id);
+const form = $('controls');
+
+// gridsample has no threads; onnxruntime-web gets one too, so both use the page's thread.
+ort.env.wasm.numThreads = 1;
+
+// ---------------------------------------------------------------------------------------------
+// The source image and its tensors.
+
+let source = null;  // { id, name, width, height, rgba, tensors: Map(type → X) }
+
+function setSource(canvas, name) {
+  const { width, height } = canvas;
+  const rgba = canvas.getContext('2d').getImageData(0, 0, width, height).data;
+  source = { id: (source?.id ?? 0) + 1, name, width, height, rgba, tensors: new Map() };
+  const preview = $('source-preview');
+  const scale = Math.min(1, 480 / Math.max(width, height));
+  preview.width = Math.max(1, Math.round(width * scale));
+  preview.height = Math.max(1, Math.round(height * scale));
+  preview.getContext('2d').drawImage(canvas, 0, 0, preview.width, preview.height);
+  $('source-caption').textContent = `${name}, ${width} × ${height}`;
+  return requestRender();
+}
+
+function inputTensor(type) {
+  if (!source.tensors.has(type)) {
+    source.tensors.set(type, imageToTensor(source.rgba, source.width, source.height, type));
+  }
+  return source.tensors.get(type);
+}
+
+async function loadFile(file) {
+  let bitmap;
+  try {
+    bitmap = await createImageBitmap(file);
+  } catch (error) {
+    showStatus(`Cannot read ${file.name} as an image: ${error.message}`);
+    return;
+  }
+  const scale = Math.min(1, MAX_INPUT_SIDE / Math.max(bitmap.width, bitmap.height));
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+  canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+  canvas.getContext('2d').drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  const scaled = scale < 1 ? ` (scaled down from ${bitmap.width} × ${bitmap.height})` : '';
+  bitmap.close();
+  await setSource(canvas, `${file.name}${scaled}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The controls.
+
+function paramBlock(warp) {
+  return $('warp-params').querySelector(`[data-warp="${warp}"]`);
+}
+
+function buildWarpControls() {
+  for (const [warp, { label, params }] of Object.entries(WARPS)) {
+    $('warp').add(new Option(label, warp));
+    const block = document.createElement('div');
+    block.dataset.warp = warp;
+    for (const param of params) {
+      const row = document.createElement('label');
+      row.className = 'field';
+      const name = document.createElement('span');
+      name.textContent = param.label;
+      const input = document.createElement('input');
+      input.type = param.input ?? 'range';
+      Object.assign(input, { min: param.min, max: param.max, step: param.step });
+      input.value = param.value;
+      input.dataset.param = param.name;
+      input.dataset.default = param.value;
+      row.append(name, input);
+      if (input.type === 'range') row.append(document.createElement('output'));
+      block.append(row);
+    }
+    $('warp-params').append(block);
+  }
+}
+
+// Shows the chosen warp's parameters and the sliders' values.
+function syncControls() {
+  const warp = $('warp').value;
+  for (const block of $('warp-params').children) block.hidden = block.dataset.warp !== warp;
+  $('new-seed').hidden = warp !== 'elastic';
+  for (const output of $('warp-params').querySelectorAll('output')) {
+    output.textContent = output.previousElementSibling.value;
+  }
+}
+
+function readSettings() {
+  const warp = $('warp').value;
+  const params = {};
+  for (const input of paramBlock(warp).querySelectorAll('input')) {
+    params[input.dataset.param] = Number(input.value);
+  }
+  return {
+    warp, params, mode: $('mode').value, padding: $('padding').value,
+    alignCorners: $('align-corners').checked, outputSize: Number($('output-size').value),
+    type: form.elements.type.value,
+  };
+}
+
+// Sets the controls from (part of) a settings object like readSettings' result.
+function writeSettings(settings) {
+  const { warp = $('warp').value, params = {}, mode, padding, alignCorners, outputSize, type } =
+      settings;
+  warpParams(warp, params);  // throws on an unknown warp or parameter
+  const choose = (select, value, what) => {
+    if (value === undefined) return;
+    if (![...select.options].some((option) => option.value === value)) {
+      throw new RangeError(`${what} must be one of ${[...select.options].map((o) => o.value)}, ` +
+                           `got ${JSON.stringify(value)}`);
+    }
+    select.value = value;
+  };
+  $('warp').value = warp;
+  for (const [name, value] of Object.entries(params)) {
+    paramBlock(warp).querySelector(`[data-param="${name}"]`).value = value;
+  }
+  choose($('mode'), mode, 'mode');
+  choose($('padding'), padding, 'padding');
+  if (alignCorners !== undefined) $('align-corners').checked = Boolean(alignCorners);
+  if (outputSize !== undefined) $('output-size').value = outputSize;
+  if (type !== undefined) {
+    const radio = form.querySelector(`input[name="type"][value="${type}"]`);
+    if (!radio) throw new RangeError(`type must be float32 or uint8, got ${JSON.stringify(type)}`);
+    radio.checked = true;
+  }
+  syncControls();
+}
+
+// Output width and height: `size` on the long side, the source's aspect ratio.
+function outputDims(size) {
+  if (!Number.isInteger(size) || size < 1 || size > MAX_OUTPUT_SIDE) {
+    throw new RangeError(`output size must be a whole number from 1 to ${MAX_OUTPUT_SIDE}, ` +
+                         `got ${$('output-size').value || 'nothing'}`);
+  }
+  const { width, height } = source;
+  return width >= height ? [size, Math.max(1, Math.round((size * height) / width))]
+                         : [Math.max(1, Math.round((size * width) / height)), size];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The two engines.
+
+let grid = { key: null, tensor: null };  // the last grid, remade when the warp or size changes
+
+// What one render computes from: the tensors, the attributes, and the key its timings go by.
+function prepareJob(settings) {
+  const [width, height] = outputDims(settings.outputSize);
+  const params = warpParams(settings.warp, settings.params);
+  const gridKey = JSON.stringify([settings.warp, params, width, height, settings.alignCorners]);
+  if (grid.key !== gridKey) {
+    grid = {
+      key: gridKey,
+      tensor: { data: makeGrid(settings.warp, params, width, height, settings.alignCorners),
+                dims: [1, height, width, 2], type: 'float32' },
+    };
+  }
+  const x = inputTensor(settings.type);
+  return {
+    settings, x, grid: grid.tensor,
+    options: { mode: settings.mode, paddingMode: settings.padding,
+               alignCorners: settings.alignCorners },
+    timingKey: JSON.stringify([source.id, settings.type, settings.mode, settings.padding,
+                               settings.alignCorners, width, height]),
+  };
+}
+
+function runGridSample(job) {
+  const start = performance.now();
+  const y = gridSample(job.x, job.grid, job.options);
+  return { y, ms: performance.now() - start };
+}
+
+// One session per type and attributes; a case onnxruntime-web rejects keeps its message.
+const sessions = new Map();
+function ortSession({ type, mode, padding, alignCorners }) {
+  const key = JSON.stringify([type, mode, padding, alignCorners]);
+  if (!sessions.has(key)) {
+    const model = gridSampleModel({ type, mode, paddingMode: padding, alignCorners });
+    // Its own log would repeat a refusal on the console; the page shows it instead.
+    sessions.set(key, ort.InferenceSession
+        .create(model, { executionProviders: ['wasm'], logSeverityLevel: 4 })
+        .then((session) => ({ session }), (error) => ({ error: String(error.message ?? error) })));
+  }
+  return sessions.get(key);
+}
+
+async function runOrt(job, session) {
+  const start = performance.now();
+  const { Y } = await session.run({
+    X: new ort.Tensor(job.x.type, job.x.data, job.x.dims),
+    grid: new ort.Tensor('float32', job.grid.data, job.grid.dims),
+  });
+  const ms = performance.now() - start;
+  return { y: { data: Y.data, dims: Y.dims, type: Y.type }, ms };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering, timing and the figures.
+
+let timings = { key: null, gridsample: [], ort: [] };
+let last = null;  // the last render: { job, y, ortY, ortError, maxDiff }
+
+function record(engine, ms) {
+  const recent = timings[engine];
+  recent.push(ms);
+  if (recent.length > RECENT_CALLS) recent.shift();
+}
+
+function draw(canvas, y) {
+  const [, , height, width] = y.dims;
+  canvas.width = width;
+  canvas.height = height;
+  canvas.classList.toggle('small', width < 400);
+  canvas.getContext('2d').putImageData(new ImageData(tensorToImage(y), width, height), 0, 0);
+}
+
+async function renderOnce() {
+  const job = prepareJob(readSettings());
+  if (timings.key !== job.timingKey) timings = { key: job.timingKey, gridsample: [], ort: [] };
+  const result = { job };
+  const ours = runGridSample(job);
+  record('gridsample', ours.ms);
+  result.y = ours.y;
+  draw($('gridsample-canvas'), ours.y);
+  last = result;
+  showFigures();  // ours shows while onnxruntime-web loads or runs
+
+  const { session, error } = await ortSession(job.settings);
+  if (error) {
+    result.ortError = error;
+  } else {
+    try {
+      const theirs = await runOrt(job, session);
+      record('ort', theirs.ms);
+      result.ortY = theirs.y;
+      result.maxDiff = maxAbsDifference(ours.y.data, theirs.y.data);
+      draw($('ort-canvas'), theirs.y);
+    } catch (failure) {
+      result.ortError = String(failure.message ?? failure);
+    }
+  }
+  result.ortDone = true;
+  showFigures();
+}
+
+// One more timed call, on the last render's tensors, of the engine with fewer recent timings.
+async function timeOnce() {
+  const { job, ortError } = last;
+  if (ortError || timings.gridsample.length <= timings.ort.length) {
+    record('gridsample', runGridSample(job).ms);
+  } else {
+    record('ort', (await runOrt(job, (await ortSession(job.settings)).session)).ms);
+  }
+  showFigures();
+}
+
+function wantsMoreTimings() {
+  if (!last?.ortDone || timings.key !== last.job.timingKey) return false;
+  return timings.gridsample.length < RECENT_CALLS ||
+         (!last.ortError && timings.ort.length < RECENT_CALLS);
+}
+
+function formatMs(ms) {
+  if (Number.isNaN(ms)) return '…';
+  return `${ms < 1 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0)} ms`;
+}
+
+function showFigures() {
+  const { job, ortError, ortDone, maxDiff } = last;
+  const [, , inH, inW] = job.x.dims;
+  const [, outH, outW] = job.grid.dims;
+  const shapes = `${job.x.type} [1, 3, ${inH}, ${inW}] → [1, 3, ${outH}, ${outW}]`;
+  const ours = median(timings.gridsample);
+  const theirs = median(timings.ort);
+  const calls = (n) => `median of ${n} call${n === 1 ? '' : 's'}`;
+  $('gridsample-time').textContent = formatMs(ours);
+  $('gridsample-detail').textContent = `${calls(timings.gridsample.length)} · ${shapes}`;
+
+  $('ort-canvas').hidden = Boolean(ortError);
+  $('ort-unavailable').hidden = !ortError;
+  if (ortError) {
+    $('ort-time').textContent = 'n/a';
+    $('ort-unavailable').textContent = `onnxruntime-web cannot run this case: ${ortError}`;
+    $('ort-detail').textContent = shapes;
+    $('summary').textContent =
+        `No comparison for ${job.x.type} ${job.options.mode}: onnxruntime-web refuses it.`;
+    return;
+  }
+  $('ort-time').textContent = ortDone ? formatMs(theirs) : 'loading…';
+  $('ort-detail').textContent = `${calls(timings.ort.length)} · ${shapes}`;
+  if (!ortDone) {
+    $('summary').textContent = 'Waiting for onnxruntime-web…';
+    return;
+  }
+  const faster = ours <= theirs ? 'gridsample' : 'onnxruntime-web';
+  const ratio = Math.max(ours, theirs) / Math.min(ours, theirs);
+  const speed = Number.isFinite(ratio) ? `${faster} is ${ratio.toFixed(1)}× as fast here` :
+                'too fast to time';
+  const difference = maxDiff === 0 ? '0, identical outputs' : `${maxDiff.toExponential(2)} ` +
+                                                             '(the values run from 0 to 1)';
+  $('summary').textContent =
+      `${speed}; largest |difference| between the two outputs: ${difference}.`;
+}
+
+function showStatus(message) {
+  $('status').textContent = message;
+}
+
+// Renders run one after another: a change during a render makes one more render, not one per
+// event. Each request resolves (or rejects) once a render has used the controls as they
+// were when it was made.
+let wanted = 0;
+let rendered = 0;
+let running = false;
+const waiters = [];
+
+function requestRender() {
+  wanted += 1;
+  const promise = new Promise((resolve, reject) => {
+    waiters.push({ until: wanted, resolve, reject });
+  });
+  pump();
+  return promise;
+}
+
+function settle(generation, error) {
+  for (let i = waiters.length - 1; i >= 0; --i) {
+    if (waiters[i].until > generation) continue;
+    const [waiter] = waiters.splice(i, 1);
+    if (error) waiter.reject(error);
+    else waiter.resolve();
+  }
+}
+
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+// For the page's own event handlers: a failed render has already said why in the status line.
+const quietly = (promise) => promise.catch(() => {});
+
+async function pump() {
+  if (running || !gridsampleReady) return;
+  running = true;
+  try {
+    for (;;) {
+      if (rendered < wanted) {
+        const generation = wanted;
+        try {
+          await renderOnce();
+          showStatus('');
+          settle(generation);
+        } catch (error) {
+          showStatus(error.message);
+          settle(generation, error);
+        }
+        rendered = generation;
+      } else if (wantsMoreTimings()) {
+        await timeOnce();
+      } else {
+        break;
+      }
+      await nextTask();  // lets input events in between calls
+    }
+  } finally {
+    running = false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Start.
+
+let gridsampleReady = false;
+
+buildWarpControls();
+syncControls();
+form.addEventListener('submit', (event) => event.preventDefault());
+form.addEventListener('input', (event) => {
+  syncControls();
+  if (event.target.type !== 'file' && event.target.type !== 'number') quietly(requestRender());
+});
+form.addEventListener('change', (event) => {
+  if (event.target.type === 'number') quietly(requestRender());
+});
+$('file').addEventListener('change', () => {
+  const [file] = $('file').files;
+  if (file) quietly(loadFile(file));
+});
+$('use-sample').addEventListener('click',
+                                 () => quietly(setSource(drawSampleImage(), 'Sample pattern')));
+$('reset-warp').addEventListener('click', () => {
+  for (const input of paramBlock($('warp').value).querySelectorAll('input')) {
+    input.value = input.dataset.default;
+  }
+  syncControls();
+  quietly(requestRender());
+});
+$('new-seed').addEventListener('click', () => {
+  paramBlock('elastic').querySelector('[data-param="seed"]').value =
+      Math.floor(Math.random() * 10000);
+  quietly(requestRender());
+});
+window.addEventListener('dragover', (event) => {
+  event.preventDefault();
+  document.body.classList.add('dragging');
+});
+window.addEventListener('dragleave', (event) => {
+  if (!event.relatedTarget) document.body.classList.remove('dragging');
+});
+window.addEventListener('drop', (event) => {
+  event.preventDefault();
+  document.body.classList.remove('dragging');
+  const file = event.dataTransfer?.files?.[0];
+  if (file) quietly(loadFile(file));
+});
+
+const firstRender = setSource(drawSampleImage(), 'Sample pattern');
+const ready = init().then(() => {
+  gridsampleReady = true;
+  pump();
+  return firstRender;
+});
+ready.catch((error) => showStatus(`gridsample failed to load: ${error.message}`));
+
+// The browser test's hook: set controls, wait for the render, read what the page shows.
+window.demo = {
+  ready,
+  async set(settings) {
+    writeSettings(settings);
+    await requestRender();
+    return this.summary();
+  },
+  async load(file) {
+    await loadFile(file);
+    return this.summary();
+  },
+  summary() {
+    return {
+      settings: last.job.settings, source: source.name,
+      xDims: last.job.x.dims, yDims: last.y.dims,
+      gridsample: { ms: median(timings.gridsample), calls: timings.gridsample.length },
+      ort: last.ortError ? { error: last.ortError }
+                         : { ms: median(timings.ort), calls: timings.ort.length,
+                             maxDiff: last.maxDiff },
+    };
+  },
+  // The last render's tensors and the gridsample canvas's pixels, as plain arrays.
+  output() {
+    const canvas = $('gridsample-canvas');
+    const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    return {
+      x: { data: Array.from(last.job.x.data), dims: last.job.x.dims, type: last.job.x.type },
+      grid: { data: Array.from(last.job.grid.data), dims: last.job.grid.dims },
+      options: last.job.options,
+      y: { data: Array.from(last.y.data), dims: last.y.dims, type: last.y.type },
+      pixels: Array.from(pixels),
+    };
+  },
+};
