@@ -12,9 +12,10 @@
 // Per workload: gridSample(x, grid, { mode, paddingMode, alignCorners, out }) on tensors read
 // once, with `out` reused (the output is allocated once, as the native benchmark and the
 // onnxruntime runners do); each call still copies X and the grid into the wasm heap and Y out of
-// it, which is what users of the package pay. --warmup runs, then timed runs until both
-// --min-runs and --min-time are reached (at most --max-runs); median and fastest are reported. A
-// workload the package rejects is reported as n/a with its message. The output is compared with
+// it, which is what users of the package pay. --warmup runs, then timed samples (each the mean
+// of a batch of runs lasting about 1 ms) until both --min-runs and --min-time are reached (at
+// most --max-runs); median and fastest are reported. A workload the package rejects is reported
+// as n/a with its message. The output is compared with
 // gridsample's native one (max |difference|).
 //
 // Writes the report of scripts/bench_common.mjs to --out or stdout; progress goes to stderr.
