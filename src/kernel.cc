@@ -7,6 +7,7 @@
 #include "kernel.h"
 #include "linear_pairs-inl.h"
 #include "cubic_quads-inl.h"
+#include "nearest-inl.h"
 
 #include <type_traits>
 
@@ -77,6 +78,7 @@ HWY_EXPORT(PlanLinearPairs);
 HWY_EXPORT(SampleLinearPairs);
 HWY_EXPORT(PlanCubicQuads);
 HWY_EXPORT(SampleCubicQuads);
+HWY_EXPORT(PlanNearest);
 
 void MulAddRow(const float* values, const float* weights, float* acc, size_t count) {
   HWY_DYNAMIC_DISPATCH(MulAddRowF32)(values, weights, acc, count);
@@ -113,6 +115,10 @@ bool SampleCubicQuads(const float* plane, const int32_t* base_offsets,
                       size_t stride, size_t count, float* out) {
   return HWY_DYNAMIC_DISPATCH(SampleCubicQuads)(plane, base_offsets, row_deltas, row_weights,
                                                 rows, stride, count, out);
+}
+void PlanNearest(const float* grid, size_t rank, const int64_t* sizes, const int64_t* strides,
+                 const Options& options, size_t count, int64_t* offsets) {
+  HWY_DYNAMIC_DISPATCH(PlanNearest)(grid, rank, sizes, strides, options, count, offsets);
 }
 const char* KernelTargetName() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 

@@ -115,6 +115,12 @@ inline void QuadRowDeltas(size_t rank, const int64_t* strides, int32_t* row_delt
   }
 }
 
+// The nearest plan (nearest-inl.h): for `count` locations of a float32 grid (`rank` <=
+// kMaxPairRank values per location), offsets[i] = the element offset location i copies, or
+// kZeroTap / kNaNTap (coords.h) as the generic plan marks them.
+void PlanNearest(const float* grid, size_t rank, const int64_t* sizes, const int64_t* strides,
+                 const Options& options, size_t count, int64_t* offsets);
+
 // The name of the target the kernels dispatch to now ("AVX3", "AVX2", "SSE4", "WASM", ...).
 const char* KernelTargetName();
 

@@ -112,6 +112,13 @@ void PlanTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, siz
   const bool weighted = layout.options.mode != Mode::kNearest;  // nearest copies: no weights
   const auto* coords = static_cast<const typename Traits<GD>::Storage*>(grid) +
                        (n * p.out_plane + l0) * static_cast<int64_t>(r);
+  if constexpr (GD == DType::kFloat32) {
+    if (!weighted && r <= kMaxPairRank && p.in_plane <= kMaxPairPlane) {  // one offset each
+      PlanNearest(coords, r, p.in.data(), p.stride.data(), layout.options, count,
+                  s->offsets.get());
+      return;
+    }
+  }
   for (size_t i = 0; i < count; ++i, coords += r) {
     for (size_t a = 0; a < r; ++a) {
       int64_t offsets[4];

@@ -1,0 +1,123 @@
+// The nearest plan, per SIMD target: the offset of the one element each output location copies,
+// for 1 to kMaxPairRank spatial axes and a float32 grid. Included by kernel.cc once per target,
+// after linear_pairs-inl.h, whose vector coordinate helpers it shares. Lanes whose grid value
+// is far out or not finite, or whose reflection folds more than once, go through the scalar
+// coords.h, which gives the same offsets.
+
+// Per-target include guard (the Highway idiom).
+#if defined(GRIDSAMPLE_SRC_NEAREST_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GRIDSAMPLE_SRC_NEAREST_INL_H_
+#undef GRIDSAMPLE_SRC_NEAREST_INL_H_
+#else
+#define GRIDSAMPLE_SRC_NEAREST_INL_H_
+#endif
+
+#include <algorithm>
+#include <cstring>
+
+#include "coords.h"
+#include "hwy/highway.h"
+#include "kernel.h"
+#include "linear_pairs-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// AxisTaps' nearest case for a vector: round half to even, then pad. Adds the lanes' offsets
+// along the axis to `offset` and marks lanes outside the input in `outside`; false if some
+// lane needs the scalar plan.
+template <class D, class VI, class M>
+HWY_INLINE bool PlanNearestAxisVector(D d, hn::Vec<D> g, int64_t size, int64_t stride,
+                                      const Options& options, VI& offset, M& outside) {
+  const hn::RebindToSigned<D> di;
+  const auto zero = hn::Zero(d);
+  const auto last = hn::Set(d, static_cast<float>(size - 1));
+  auto r = hn::Round(UnnormalizeVector(d, g, size, options.align_corners));
+  if (options.padding == Padding::kBorder) r = hn::Min(hn::Max(r, zero), last);
+  if (options.padding == Padding::kReflection &&
+      !ReflectVector(d, r, size, options.align_corners)) {
+    return false;
+  }
+  r = hn::Min(hn::Max(r, hn::Set(d, -8.0f)), hn::Add(last, hn::Set(d, 8.0f)));  // clamp_far
+  outside = hn::Or(outside, hn::RebindMask(di, hn::Or(hn::Lt(r, zero), hn::Gt(r, last))));
+  offset = hn::Add(offset, hn::Mul(hn::ConvertTo(di, r),
+                                   hn::Set(di, static_cast<int32_t>(stride))));
+  return true;
+}
+
+template <size_t kRank>
+void PlanNearestT(const float* HWY_RESTRICT grid, const int64_t* sizes, const int64_t* strides,
+                  const Options& options, size_t count, int64_t* HWY_RESTRICT offsets) {
+  const hn::ScalableTag<float> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const size_t lanes = hn::Lanes(d);
+  const auto limit = hn::Set(d, kVectorGridLimit);
+  alignas(64) float tail[kMaxFloatLanes * kRank];
+  alignas(64) int32_t lane_offsets[kMaxFloatLanes];
+  alignas(64) int32_t lane_outside[kMaxFloatLanes];
+  for (size_t i = 0; i < count; i += lanes) {
+    const size_t n = std::min(lanes, count - i);
+    const float* coords = grid + i * kRank;
+    if (n < lanes) {  // the last, partial vector: pad with zeros, never read past
+      std::memcpy(tail, coords, n * kRank * sizeof(float));
+      std::fill(tail + n * kRank, tail + lanes * kRank, 0.0f);
+      coords = tail;
+    }
+    auto c0 = hn::Zero(d), c1 = c0, c2 = c0, c3 = c0;
+    if constexpr (kRank == 1) c0 = hn::LoadU(d, coords);
+    if constexpr (kRank == 2) hn::LoadInterleaved2(d, coords, c0, c1);
+    if constexpr (kRank == 3) hn::LoadInterleaved3(d, coords, c0, c1, c2);
+    if constexpr (kRank == 4) hn::LoadInterleaved4(d, coords, c0, c1, c2, c3);
+    auto offset = hn::Zero(di);
+    auto outside = hn::FirstN(di, 0);
+    bool vector = true;
+    for (size_t a = 0; a < kRank && vector; ++a) {
+      const size_t c = kRank - 1 - a;
+      const auto g = c == 0 ? c0 : c == 1 ? c1 : c == 2 ? c2 : c3;
+      vector = hn::AllTrue(d, hn::Lt(hn::Abs(g), limit)) &&
+               PlanNearestAxisVector(d, g, sizes[a], strides[a], options, offset, outside);
+    }
+    if (vector) {
+      hn::Store(offset, di, lane_offsets);
+      hn::Store(hn::VecFromMask(di, outside), di, lane_outside);
+      for (size_t lane = 0; lane < n; ++lane) {
+        offsets[i + lane] = lane_outside[lane] ? kZeroTap : lane_offsets[lane];
+      }
+      continue;
+    }
+    for (size_t lane = 0; lane < n; ++lane) {  // as PlanTile combines the axes' taps
+      int64_t total = 0;
+      for (size_t a = 0; a < kRank; ++a) {
+        int64_t tap;
+        float weight;
+        GridValueTaps(coords[lane * kRank + (kRank - 1 - a)], sizes[a], strides[a], options,
+                      &tap, &weight);
+        total = (total < 0 || tap < 0) ? std::min(total, tap) : total + tap;
+      }
+      offsets[i + lane] = total;
+    }
+  }
+}
+
+void PlanNearest(const float* grid, size_t rank, const int64_t* sizes, const int64_t* strides,
+                 const Options& options, size_t count, int64_t* offsets) {
+  switch (rank) {
+    case 1:
+      return PlanNearestT<1>(grid, sizes, strides, options, count, offsets);
+    case 2:
+      return PlanNearestT<2>(grid, sizes, strides, options, count, offsets);
+    case 3:
+      return PlanNearestT<3>(grid, sizes, strides, options, count, offsets);
+    default:
+      return PlanNearestT<4>(grid, sizes, strides, options, count, offsets);
+  }
+}
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#endif  // GRIDSAMPLE_SRC_NEAREST_INL_H_
