@@ -86,7 +86,7 @@ class GridSampleTester {
     if (!r.fast_status.ok() || !r.ref_status.ok()) return r.fast_status;
     Mismatches mismatches;
     for (size_t i = 0; i < r.fast.size(); ++i) {
-      if (!Close(r.fast, r.ref, i)) {
+      if (!CloseElement(r.fast, r.ref, i)) {
         mismatches.Add("element " + std::to_string(i) + ": fast " + r.fast.Describe(i) +
                        ", reference " + r.ref.Describe(i));
       }
@@ -160,37 +160,6 @@ class GridSampleTester {
 
   static double Uniform(std::mt19937_64* rng, double range) {
     return std::uniform_real_distribution<double>(-range, range)(*rng);
-  }
-
-  // Element i of the fast path's output agrees with the reference's. The two sum the same
-  // taps in the same order, but the fast path may fuse multiply-adds: floating-point results
-  // differ in the last bits, integers by one where a sum sits on an integer boundary.
-  bool Close(const AnyTensor& fast, const AnyTensor& ref, size_t i) const {
-    if (fast.SameElement(i, ref, i)) return true;
-    const DTypeInfo& info = fast.info();
-    auto near = [&](double a, double b, double rel) {
-      if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
-      return std::fabs(a - b) <= rel * (1.0 + std::max(std::fabs(a), std::fabs(b)));
-    };
-    // The weights' rounding, magnified by the cubic kernel's sum of |weights| (< 2 per axis).
-    const double eps = info.compute_double ? 1e-12 : 2e-5;
-    switch (info.kind) {
-      case Kind::kFloat:
-        return near(fast.Get(i), ref.Get(i), eps);
-      case Kind::kHalf:
-        return near(fast.Get(i), ref.Get(i), 1e-3);  // one half ulp
-      case Kind::kBFloat16:
-        return near(fast.Get(i), ref.Get(i), 8e-3);  // one bfloat16 ulp
-      case Kind::kComplex:
-        return near(fast.Complex(i).real(), ref.Complex(i).real(), eps) &&
-               near(fast.Complex(i).imag(), ref.Complex(i).imag(), eps);
-      case Kind::kInt: {
-        const double a = fast.Get(i), b = ref.Get(i);
-        return std::fabs(a - b) <= 1.0 + eps * std::max(std::fabs(a), std::fabs(b));
-      }
-      default:
-        return false;  // bool and string must agree exactly
-    }
   }
 
   std::vector<int64_t> x_shape_ = {1, 1, 4, 4};
