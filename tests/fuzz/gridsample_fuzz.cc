@@ -39,6 +39,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -100,16 +101,13 @@ class Reader {
   size_t at_ = 0;
 };
 
-// splitmix64: the palette's random entries, seeded from the input.
+// The palette's random entries, seeded from the input. The engine's output is specified by
+// the standard, and the values are derived from it here rather than by <random>'s
+// distributions, which are not: a finding replays the same on every standard library.
 class Random {
  public:
-  explicit Random(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  explicit Random(uint64_t seed) : engine_(seed) {}
+  uint64_t Next() { return engine_(); }
   double Uniform(double lo, double hi) {
     const double unit = static_cast<double>(Next() >> 11) * 0x1p-53;  // in [0, 1)
     return lo + (hi - lo) * unit;
@@ -119,7 +117,7 @@ class Random {
   }
 
  private:
-  uint64_t state_;
+  std::mt19937_64 engine_;
 };
 
 std::string ShapeText(const std::vector<int64_t>& shape, bool null) {
