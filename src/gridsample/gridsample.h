@@ -6,9 +6,10 @@
 //   allocates only internal scratch (freed before it returns) and never keeps a pointer after
 //   it returns.
 // - Aliasing: y must not overlap x or grid.
-// - Threads: GridSample may use up to Options::num_threads worker threads from a persistent
-//   pool shared by all calls; it returns only when all work is done. Concurrent calls from
-//   several threads are safe (they share the pool). Results do not depend on the thread count.
+// - Threads: GridSample may use up to Options::num_threads worker threads (at most the
+//   hardware's thread count) from a persistent pool shared by all calls; it returns only when
+//   all work is done. Concurrent calls from several threads are safe (they share the pool).
+//   Results do not depend on the thread count.
 // - Errors: nothing throws across this API (but the typed overload's std::vector, when memory
 //   runs out) and no input aborts the process. A bad argument yields a Status whose message
 //   names the argument and the offending value; y is then left untouched.
