@@ -3,6 +3,10 @@
 #   1. bootstrap     the Debian packages (scripts/bootstrap.sh)
 #   2. release       Release build + its Catch2 suite through ctest
 #   3. asan          the same suite built with AddressSanitizer + UndefinedBehaviorSanitizer
+#   3b. tsan         the concurrency suites (tests/concurrency_test.cc, thread_pool_test.cc)
+#                    built with ThreadSanitizer
+#   3c. fuzz         the libFuzzer target (tests/fuzz; clang-14, ASan + UBSan) for $FUZZ_SECONDS
+#                    (default 60) seconds through scripts/fuzz.sh, counted as one test
 #   4. find_package  install the release build into a temporary prefix and build and run
 #                    tests/find_package against it, as another CMake project would
 #   5. wasm          the npm package: Emscripten and Chromium (bootstrap), the Emscripten build
@@ -67,6 +71,16 @@ ASAN_OPTIONS="halt_on_error=1:print_stacktrace=1:detect_leaks=1:strict_string_ch
 UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
   run_ctest "$BUILD_ROOT/asan"
 stage_done asan
+
+stage tsan "the concurrency suites with -fsanitize=thread ($BUILD_ROOT/tsan)"
+bash scripts/build.sh tsan
+TSAN_OPTIONS="halt_on_error=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}" run_ctest "$BUILD_ROOT/tsan"
+stage_done tsan
+
+stage fuzz "libFuzzer over the C++ API for ${FUZZ_SECONDS:-60}s ($BUILD_ROOT/fuzz)"
+bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
+tests_run=$((tests_run + 1))
+stage_done fuzz
 
 stage find_package "install the release build and use it from tests/find_package"
 scratch=$(mktemp -d)

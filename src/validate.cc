@@ -90,7 +90,7 @@ Status CheckDType(const char* name, DType dtype) {
   return Status::Ok();
 }
 
-// The shape checks OutputShape and Validate share; fills every field of *p but stride.
+// The shape checks OutputShape and Validate share; fills every field of *p.
 Status CheckShapes(const int64_t* x_shape, size_t x_rank, const int64_t* grid_shape,
                    size_t grid_rank, Problem* p) {
   Status status = CheckShape("x", x_shape, x_rank, &p->x_count);
@@ -127,6 +127,21 @@ Status CheckShapes(const int64_t* x_shape, size_t x_rank, const int64_t* grid_sh
   if (!status.ok()) return status;
   status = CheckShape("grid (spatial extents)", p->out.data(), r, &p->out_plane);
   if (!status.ok()) return status;
+  // The strides are products of trailing extents: an empty axis before them makes the plane
+  // empty, not them small (x of shape [1, 1, 0, 2^40, 2^40]).
+  p->stride.assign(r, 1);
+  for (size_t a = r; a-- > 1;) {
+    uint64_t stride = 0;
+    if (__builtin_mul_overflow(static_cast<uint64_t>(p->stride[a]),
+                               static_cast<uint64_t>(p->in[a]), &stride) ||
+        stride > kMaxBytes) {
+      return Status(StatusCode::kOutOfRange,
+                    "x: the spatial extents " + ShapeString(p->in.data(), r) + " of shape " +
+                        ShapeString(x_shape, x_rank) + " overflow the element stride of axis " +
+                        std::to_string(a - 1));
+    }
+    p->stride[a - 1] = static_cast<int64_t>(stride);
+  }
   p->y_shape = {p->batch, p->channels};
   p->y_shape.insert(p->y_shape.end(), p->out.begin(), p->out.end());
   status = CheckShape("y", p->y_shape.data(), p->y_shape.size(), &p->y_count);
@@ -223,8 +238,6 @@ Status Validate(const TensorView& x, const TensorView& grid, const MutableTensor
     status = CheckData(name, data, count);
     if (!status.ok()) return status;
   }
-  p->stride.assign(p->rank, 1);
-  for (size_t a = p->rank; a-- > 1;) p->stride[a - 1] = p->stride[a] * p->in[a];
   return Status::Ok();
 }
 

@@ -409,38 +409,6 @@ inline AnyTensor MakeTensor(DType dtype, std::vector<int64_t> shape,
   return t;
 }
 
-// Element i of a fast path's output agrees with the reference's (same dtype). The two sum the
-// same taps in the same order, but the fast path may fuse multiply-adds: floating-point results
-// differ in the last bits, integers by one where a sum sits on an integer boundary.
-inline bool AgreesWithReference(const AnyTensor& fast, const AnyTensor& ref, size_t i) {
-  if (fast.SameElement(i, ref, i)) return true;
-  const DTypeInfo& info = fast.info();
-  auto near = [](double a, double b, double rel) {
-    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
-    if (std::isinf(a) || std::isinf(b)) return a == b;  // the bound below would admit any value
-    return std::fabs(a - b) <= rel * (1.0 + std::max(std::fabs(a), std::fabs(b)));
-  };
-  // The weights' rounding, magnified by the cubic kernel's sum of |weights| (< 2 per axis).
-  const double eps = info.compute_double ? 1e-12 : 2e-5;
-  switch (info.kind) {
-    case Kind::kFloat:
-      return near(fast.Get(i), ref.Get(i), eps);
-    case Kind::kHalf:
-      return near(fast.Get(i), ref.Get(i), 1e-3);  // one half ulp
-    case Kind::kBFloat16:
-      return near(fast.Get(i), ref.Get(i), 8e-3);  // one bfloat16 ulp
-    case Kind::kComplex:
-      return near(fast.Complex(i).real(), ref.Complex(i).real(), eps) &&
-             near(fast.Complex(i).imag(), ref.Complex(i).imag(), eps);
-    case Kind::kInt: {
-      const double a = fast.Get(i), b = ref.Get(i);
-      return std::fabs(a - b) <= 1.0 + eps * std::max(std::fabs(a), std::fabs(b));
-    }
-    default:
-      return false;  // bool and string must agree exactly
-  }
-}
-
 // What both implementations made of one call.
 struct Results {
   Status fast_status;
@@ -511,6 +479,43 @@ inline void CompareResults(const Results& r, const AnyTensor& expected, const st
   }
   CompareTensors(r.fast, expected, what + " (GridSample)", mismatches);
   CompareTensors(r.ref, expected, what + " (ReferenceGridSample)", mismatches);
+}
+
+// Element i of a fast path's output agrees with the reference's (same dtype). The two sum the
+// same taps in the same order, but the fast path may fuse multiply-adds: floating-point results
+// differ in the last bits, integers by one where a sum sits on an integer boundary. The last
+// bits are those of the largest term summed; `scale` bounds it (the largest |X| read times the
+// kernel's sum of |weights|) where terms may cancel, 0 when the results themselves bound it. An
+// infinity agrees only with the same infinity (the relative bound would admit any value).
+inline bool AgreesWithReference(const AnyTensor& fast, const AnyTensor& ref, size_t i,
+                                double scale = 0) {
+  if (fast.SameElement(i, ref, i)) return true;
+  const DTypeInfo& info = fast.info();
+  auto near = [&](double a, double b, double rel) {
+    if (a == b) return true;  // infinities included (a complex part may be one)
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+    if (std::isinf(a) || std::isinf(b)) return false;
+    return std::fabs(a - b) <= rel * (1.0 + std::max({std::fabs(a), std::fabs(b), scale}));
+  };
+  // The weights' rounding, magnified by the cubic kernel's sum of |weights| (< 2 per axis).
+  const double eps = info.compute_double ? 1e-12 : 2e-5;
+  switch (info.kind) {
+    case Kind::kFloat:
+      return near(fast.Get(i), ref.Get(i), eps);
+    case Kind::kHalf:
+      return near(fast.Get(i), ref.Get(i), 1e-3);  // one half ulp
+    case Kind::kBFloat16:
+      return near(fast.Get(i), ref.Get(i), 8e-3);  // one bfloat16 ulp
+    case Kind::kComplex:
+      return near(fast.Complex(i).real(), ref.Complex(i).real(), eps) &&
+             near(fast.Complex(i).imag(), ref.Complex(i).imag(), eps);
+    case Kind::kInt: {
+      const double a = fast.Get(i), b = ref.Get(i);
+      return std::fabs(a - b) <= 1.0 + eps * std::max({std::fabs(a), std::fabs(b), scale});
+    }
+    default:
+      return false;  // bool and string must agree exactly
+  }
 }
 
 }  // namespace test

@@ -923,6 +923,22 @@ TEMPLATE_TEST_CASE("the typed GridSample<T G> overload", "[dtype]", float, doubl
         CHECK(y_shape == std::vector<int64_t>{7});
         CHECK(y == std::vector<T>{Value<T>(7)});
       }
+      // 2^62 output elements are a valid count but, wider than a byte, too many bytes for a
+      // std::vector: refused before anything is allocated (and the grid is never read).
+      if constexpr (sizeof(T) > 1) {
+        const int64_t k2e62 = int64_t{1} << 62;
+        const std::vector<int64_t> huge_grid_shape = {1, k2e62, 1};
+        Options o;
+        o.mode = Mode::kNearest;
+        CHECK_NOTHROW(
+            s = GridSample(x.data(), x_shape, grid.data(), huge_grid_shape, &y_shape, &y, o));
+        CHECK(s.code() == StatusCode::kOutOfRange);
+        CHECK_THAT(s.message(), Catch::StartsWith("y: ") &&
+                                    Catch::Contains(std::to_string(k2e62)) &&
+                                    Catch::Contains(DTypeName(DTypeOf<T>::value)));
+        CHECK(y_shape == std::vector<int64_t>{7});
+        CHECK(y == std::vector<T>{Value<T>(7)});
+      }
     }
   };
   run(float{});

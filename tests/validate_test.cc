@@ -506,6 +506,11 @@ TEST_CASE("element counts that overflow are kOutOfRange errors naming the tensor
        true},
       // 3 * 2^62 fits in uint64 but not in int64 / ptrdiff_t.
       {{1, 1, 3, k2e62}, {1, 1, 1, 2}, {1, 1, 1, 1}, "x", std::to_string(k2e62), true},
+      // An empty spatial axis makes x and y empty, but the strides of the axes after it
+      // (2^80, and 3 * 2^62 beyond int64) would still overflow.
+      {{1, 1, 0, k2e40, k2e40}, {1, 0, 1, 1, 3}, {1, 1, 0, 1, 1}, "x", std::to_string(k2e40),
+       true},
+      {{0, 1, 0, 3, k2e62}, {0, 1, 1, 1, 3}, {0, 1, 1, 1, 1}, "x", std::to_string(k2e62), true},
       // 2^62 float32 elements fit as a count, not as bytes.
       {{1, 1, k2e31, k2e31}, {1, 1, 1, 2}, {1, 1, 1, 1}, "x", std::to_string(k2e62), false},
       {{1, 1, 2, 2}, {1, k2e31, k2e31 / 2, 2}, {1, 1, k2e31, k2e31 / 2}, "grid",

@@ -6,12 +6,13 @@
 //   allocates only internal scratch (freed before it returns) and never keeps a pointer after
 //   it returns.
 // - Aliasing: y must not overlap x or grid.
-// - Threads: GridSample may use up to Options::num_threads worker threads from a persistent
-//   pool shared by all calls; it returns only when all work is done. Concurrent calls from
-//   several threads are safe (they share the pool). Results do not depend on the thread count.
-// - Errors: nothing throws across this API and no input aborts the process. A bad argument
-//   yields a Status whose message names the argument and the offending value; y is then left
-//   untouched.
+// - Threads: GridSample may use up to Options::num_threads worker threads (at most the
+//   hardware's thread count) from a persistent pool shared by all calls; it returns only when
+//   all work is done. Concurrent calls from several threads are safe (they share the pool).
+//   Results do not depend on the thread count.
+// - Errors: nothing throws across this API (but the typed overload's std::vector, when memory
+//   runs out) and no input aborts the process. A bad argument yields a Status whose message
+//   names the argument and the offending value; y is then left untouched.
 // - Semantics: ../shared/NOTES.md of the project; in short, grid[..., 0] indexes the innermost
 //   (width) axis, nearest rounds half to even, cubic uses A = -0.75, non-finite grid
 //   coordinates give NaN (0 for integer/bool outputs, "" for strings).
@@ -152,7 +153,9 @@ GRIDSAMPLE_DTYPE_OF(std::string, String)
 #undef GRIDSAMPLE_DTYPE_OF
 
 // Typed convenience: computes the output shape, resizes *y and runs GridSample. T is X's element
-// type (see DTypeOf), G the grid's (float or double).
+// type (see DTypeOf), G the grid's (float or double). An output whose byte size overflows is
+// kOutOfRange; one that merely does not fit in memory throws std::bad_alloc from std::vector,
+// the only exception of this API.
 template <typename T, typename G>
 Status GridSample(const T* x, const std::vector<int64_t>& x_shape, const G* grid,
                   const std::vector<int64_t>& grid_shape, std::vector<int64_t>* y_shape,
@@ -165,7 +168,14 @@ Status GridSample(const T* x, const std::vector<int64_t>& x_shape, const G* grid
   if (!status.ok()) return status;
   size_t count = 1;
   for (int64_t extent : shape) count *= static_cast<size_t>(extent);  // checked by OutputShape
-  std::vector<T> out(count);
+  std::vector<T> out;
+  // OutputShape bounds the element count; the bytes must fit too, checked before allocating.
+  if (count > out.max_size()) {
+    return Status(StatusCode::kOutOfRange, "y: " + std::to_string(count) + " elements of " +
+                                               DTypeName(DTypeOf<T>::value) +
+                                               " overflow the address space");
+  }
+  out.resize(count);
   status = GridSample(TensorView{DTypeOf<T>::value, x, x_shape.data(), x_shape.size()},
                       TensorView{DTypeOf<G>::value, grid, grid_shape.data(), grid_shape.size()},
                       MutableTensorView{DTypeOf<T>::value, out.data(), shape.data(), shape.size()},
