@@ -1,8 +1,8 @@
 // The cubic quad path, per SIMD target: cubic interpolation of float32 data for 1 to 3 spatial
 // axes of at least 4 elements each. Included by kernel.cc once per target, after
-// linear_pairs-inl.h, whose vector coordinate helpers and block layout it shares.
+// linear_pairs-inl.h, whose vector coordinate helpers and plan (PlanWindowsT) it shares.
 //
-// Plan (PlanCubicQuadsT): each axis's four padded taps become a window of four adjacent
+// Plan (PlanWindowsT with QuadAxis): each axis's four padded taps become a window of four adjacent
 // indices inside the input (coords.h, EncodeQuadTaps), so padding lives in the weights. Per
 // output location that leaves one base offset (the corner of the 4^r window) and four weights
 // for each of its 4^(r-1) rows. Lanes whose taps reflect more than once, or whose grid value is
@@ -32,12 +32,6 @@ namespace gridsample {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Per axis of one block of L locations: the window start and its four weights.
-struct QuadBlock {
-  alignas(64) int32_t start[kMaxQuadRank][kMaxFloatLanes];
-  alignas(64) float weights[kMaxQuadRank][4][kMaxFloatLanes];
-};
-
 // coords.h's CubicWeight for a vector, in the same operation order.
 template <class D>
 HWY_INLINE hn::Vec<D> CubicWeightVector(D d, hn::Vec<D> t) {
@@ -58,7 +52,7 @@ HWY_INLINE hn::Vec<D> CubicWeightVector(D d, hn::Vec<D> t) {
 // needs the scalar plan.
 template <class D>
 HWY_INLINE bool PlanCubicAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& options,
-                                    QuadBlock* block, size_t axis) {
+                                    WindowBlock<4>* block, size_t axis) {
   const hn::RebindToSigned<D> di;
   using V = hn::Vec<D>;
   const V one = hn::Set(d, 1.0f);
@@ -111,88 +105,32 @@ HWY_INLINE bool PlanCubicAxisVector(D d, hn::Vec<D> g, int64_t size, const Optio
   return true;
 }
 
-template <size_t kRank>
-void PlanCubicQuadsT(const float* HWY_RESTRICT grid, const int64_t* sizes,
-                     const int64_t* strides, const Options& options, size_t count,
-                     size_t stride, int32_t* HWY_RESTRICT base_offsets,
-                     float* HWY_RESTRICT row_weights) {
-  const hn::ScalableTag<float> d;
-  const hn::RebindToSigned<decltype(d)> di;
-  const size_t lanes = hn::Lanes(d);
-  constexpr size_t kIn = kRank - 1;  // the innermost axis
-  size_t rows = 1;
-  for (size_t a = 0; a < kIn; ++a) rows *= 4;
-  const auto limit = hn::Set(d, kVectorGridLimit);
-  QuadBlock block;
-  alignas(64) float tail[kMaxFloatLanes * kRank];
-  for (size_t i = 0; i < count; i += lanes) {
-    const float* coords = grid + i * kRank;
-    if (i + lanes > count) {  // the last, partial vector: pad with zeros, never read past
-      const size_t valid = (count - i) * kRank;
-      std::memcpy(tail, coords, valid * sizeof(float));
-      std::fill(tail + valid, tail + lanes * kRank, 0.0f);
-      coords = tail;
-    }
-    auto c0 = hn::Zero(d), c1 = c0, c2 = c0;
-    if constexpr (kRank == 1) c0 = hn::LoadU(d, coords);
-    if constexpr (kRank == 2) hn::LoadInterleaved2(d, coords, c0, c1);
-    if constexpr (kRank == 3) hn::LoadInterleaved3(d, coords, c0, c1, c2);
-    bool vector = true;
-    for (size_t a = 0; a < kRank && vector; ++a) {
-      const size_t c = kRank - 1 - a;
-      const auto g = c == 0 ? c0 : c == 1 ? c1 : c2;
-      vector = hn::AllTrue(d, hn::Lt(hn::Abs(g), limit)) &&
-               PlanCubicAxisVector(d, g, sizes[a], options, &block, a);
-    }
-    if (!vector) {
-      for (size_t lane = 0; lane < lanes; ++lane) {
-        for (size_t a = 0; a < kRank; ++a) {
-          int64_t taps[4];
-          float weights[4], encoded[4];
-          GridValueTaps(coords[lane * kRank + (kRank - 1 - a)], sizes[a], /*stride=*/1, options,
-                        taps, weights);
-          EncodeQuadTaps(taps, weights, sizes[a], &block.start[a][lane], encoded);
-          for (int k = 0; k < 4; ++k) block.weights[a][k][lane] = encoded[k];
-        }
-      }
-    }
-    auto base = hn::Load(di, block.start[kIn]);
-    for (size_t a = 0; a < kIn; ++a) {
-      base = hn::Add(base, hn::Mul(hn::Load(di, block.start[a]),
-                                   hn::Set(di, static_cast<int32_t>(strides[a]))));
-    }
-    hn::StoreU(base, di, base_offsets + i);
-    // Rows in odometer order (axis 0 most significant); weights multiply from axis 0 inwards.
-    for (size_t row = 0; row < rows; ++row) {
-      auto product = hn::Set(d, 1.0f);
-      for (size_t a = 0; a < kIn; ++a) {
-        const size_t digit = (row >> (2 * (kIn - 1 - a))) & 3;
-        const auto w = hn::Load(d, block.weights[a][digit]);
-        product = a == 0 ? w : hn::Mul(product, w);
-      }
-      for (int k = 0; k < 4; ++k) {
-        const auto inner = hn::Load(d, block.weights[kIn][k]);
-        hn::StoreU(kIn == 0 ? inner : hn::Mul(product, inner), d,
-                   row_weights + (4 * row + static_cast<size_t>(k)) * stride + i);
-      }
-    }
+// The quad path's axis plans for PlanWindowsT: vector (PlanCubicAxisVector) and scalar
+// (coords.h).
+struct QuadAxis {
+  static constexpr size_t kTaps = 4;
+  template <class D>
+  static bool Vector(D d, hn::Vec<D> g, int64_t size, const Options& options,
+                     WindowBlock<4>* block, size_t axis) {
+    return PlanCubicAxisVector(d, g, size, options, block, axis);
   }
-}
+  static void Scalar(float g, int64_t size, const Options& options, WindowBlock<4>* block,
+                     size_t axis, size_t lane) {
+    int64_t taps[4];
+    float weights[4], encoded[4];
+    GridValueTaps(g, size, /*stride=*/1, options, taps, weights);
+    EncodeQuadTaps(taps, weights, size, &block->start[axis][lane], encoded);
+    for (size_t k = 0; k < 4; ++k) block->weights[axis][k][lane] = encoded[k];
+  }
+};
 
 void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes,
                     const int64_t* strides, const Options& options, size_t count, size_t stride,
                     int32_t* base_offsets, float* row_weights) {
-  switch (rank) {
-    case 1:
-      return PlanCubicQuadsT<1>(grid, sizes, strides, options, count, stride, base_offsets,
-                                row_weights);
-    case 2:
-      return PlanCubicQuadsT<2>(grid, sizes, strides, options, count, stride, base_offsets,
-                                row_weights);
-    default:
-      return PlanCubicQuadsT<3>(grid, sizes, strides, options, count, stride, base_offsets,
-                                row_weights);
-  }
+  VisitRank<kMaxQuadRank>(rank, [&](auto r) {
+    PlanWindowsT<decltype(r)::value, QuadAxis>(grid, sizes, strides, options, count, stride,
+                                               base_offsets, row_weights);
+  });
 }
 
 template <size_t kRows>
@@ -230,16 +168,8 @@ bool SampleCubicQuadsT(const float* HWY_RESTRICT plane, const int32_t* HWY_RESTR
         acc = hn::MulAdd(e2, hn::LoadU(d, weights + 2 * stride), acc);
         acc = hn::MulAdd(e3, hn::LoadU(d, weights + 3 * stride), acc);
       }
-      const size_t at = i0 + i;
-      if (i + lanes <= n) {
-        nan = hn::Or(nan, hn::IsNaN(acc));
-        hn::StoreU(acc, d, out + at);
-      } else {
-        alignas(64) float last[kMaxFloatLanes];
-        hn::Store(acc, d, last);
-        nan = hn::Or(nan, hn::And(hn::IsNaN(acc), hn::FirstN(d, n - i)));
-        std::memcpy(out + at, last, (n - i) * sizeof(float));
-      }
+      StoreSums<PairFormat<PairKind::kF32>>(d, acc, std::min(lanes, n - i), out + i0 + i,
+                                            out + i0 + i, nan);
     }
   }
   return !hn::AllFalse(d, nan);

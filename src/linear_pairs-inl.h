@@ -1,10 +1,10 @@
 // The linear pair path, per SIMD target: linear interpolation of one-component data computed in
 // float32, for 1 to 4 spatial axes. Included by kernel.cc once per target (foreach_target).
 //
-// Plan (PlanLinearPairsT): every axis's two taps become a pair of adjacent indices inside the
-// input with a weight each (coords.h, EncodePairTaps), so padding lives in the weights and the
-// kernel has no edge cases. Per output location that leaves one base offset (the corner of the
-// 2^r neighbourhood) and two weights for each of its 2^(r-1) rows. Lanes are
+// Plan (PlanWindowsT with PairAxis): every axis's two taps become a pair of adjacent indices
+// inside the input with a weight each (coords.h, EncodePairTaps), so padding lives in the
+// weights and the kernel has no edge cases. Per output location that leaves one base offset
+// (the corner of the 2^r neighbourhood) and two weights for each of its 2^(r-1) rows. Lanes are
 // computed as vectors; a vector with a grid value far outside or not finite, or a reflection
 // that folds more than once, is planned lane by lane with the scalar coords.h instead, which
 // gives the same numbers.
@@ -43,13 +43,82 @@ inline constexpr size_t kMaxFloatLanes = HWY_MAX_BYTES / sizeof(float);
 // handling).
 inline constexpr float kVectorGridLimit = 1048576.0f;
 
-// One block of L locations: per axis the pair's left index and its two weights (coords.h,
-// EncodePairTaps), in memory so that the vector and the scalar (fallback) plans feed the same
-// combining code.
-struct AxisBlock {
-  alignas(64) int32_t left[kMaxPairRank][kMaxFloatLanes];
-  alignas(64) float weights[kMaxPairRank][2][kMaxFloatLanes];
+// One block of L locations: per axis the first index of its window of kTaps adjacent elements
+// and their weights (coords.h: EncodePairTaps, EncodeQuadTaps), in memory so that the vector
+// and the scalar (fallback) plans feed the same combining code.
+template <size_t kTaps>
+struct WindowBlock {
+  alignas(64) int32_t start[kMaxPairRank][kMaxFloatLanes];
+  alignas(64) float weights[kMaxPairRank][kTaps][kMaxFloatLanes];
 };
+
+// The grid values of locations i.. (one vector of them; past `count` padded with zeros, never
+// read): component c (grid[..., c]) of every lane in c0..c3. Returns where the lanes' values
+// are, `kRank` per lane, for the scalar plan.
+template <size_t kRank, class D>
+HWY_INLINE const float* LoadGridVectors(D d, const float* grid, size_t i, size_t count,
+                                        float* tail, hn::Vec<D>& c0, hn::Vec<D>& c1,
+                                        hn::Vec<D>& c2, hn::Vec<D>& c3) {
+  const size_t lanes = hn::Lanes(d);
+  const float* coords = grid + i * kRank;
+  if (i + lanes > count) {
+    const size_t valid = (count - i) * kRank;
+    std::memcpy(tail, coords, valid * sizeof(float));
+    std::fill(tail + valid, tail + lanes * kRank, 0.0f);
+    coords = tail;
+  }
+  c0 = c1 = c2 = c3 = hn::Zero(d);
+  if constexpr (kRank == 1) c0 = hn::LoadU(d, coords);
+  if constexpr (kRank == 2) hn::LoadInterleaved2(d, coords, c0, c1);
+  if constexpr (kRank == 3) hn::LoadInterleaved3(d, coords, c0, c1, c2);
+  if constexpr (kRank == 4) hn::LoadInterleaved4(d, coords, c0, c1, c2, c3);
+  return coords;
+}
+
+// The component spatial axis a of kRank reads (grid[..., 0] is the innermost axis).
+template <size_t kRank, class V>
+HWY_INLINE V AxisComponent(size_t a, V c0, V c1, V c2, V c3) {
+  const size_t c = kRank - 1 - a;
+  return c == 0 ? c0 : c == 1 ? c1 : c == 2 ? c2 : c3;
+}
+
+// Calls f(std::integral_constant<size_t, rank>) for rank in 1..kMaxRank.
+template <size_t kMaxRank, class F>
+HWY_INLINE void VisitRank(size_t rank, F&& f) {
+  static_assert(kMaxRank >= 3 && kMaxRank <= 4, "ranks 1 to 3 or 4");
+  switch (rank) {
+    case 1:
+      return f(std::integral_constant<size_t, 1>());
+    case 2:
+      return f(std::integral_constant<size_t, 2>());
+    case 3:
+      return f(std::integral_constant<size_t, 3>());
+    default:
+      return f(std::integral_constant<size_t, kMaxRank>());
+  }
+}
+
+// Stores `valid` (at most a vector of) sums at out and, converted by Format, at elements (the
+// same memory for float32), and notes which are NaN in `nan`.
+template <class Format, class D, class M>
+HWY_INLINE void StoreSums(D d, hn::Vec<D> acc, size_t valid, float* out,
+                          typename Format::Element* elements, M& nan) {
+  using Element = typename Format::Element;
+  constexpr bool kFloat = std::is_same<Element, float>::value;
+  if (valid == hn::Lanes(d)) {
+    nan = hn::Or(nan, hn::IsNaN(acc));
+    if (!kFloat) hn::StoreU(acc, d, out);
+    Format::Store(d, acc, elements);
+    return;
+  }
+  alignas(64) float last[kMaxFloatLanes];  // the last, partial vector: through buffers
+  alignas(64) Element converted[kMaxFloatLanes];
+  hn::Store(acc, d, last);
+  Format::Store(d, acc, converted);
+  nan = hn::Or(nan, hn::And(hn::IsNaN(acc), hn::FirstN(d, valid)));
+  if (!kFloat) std::memcpy(out, last, valid * sizeof(float));
+  std::memcpy(elements, converted, valid * sizeof(Element));
+}
 
 // coords.h's Unnormalize for a vector of grid values, in the same operation order (x/2 and
 // x*0.5 round alike).
@@ -116,80 +185,81 @@ HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& o
   return true;
 }
 
-// The scalar plan of one axis at one lane, through coords.h.
-inline void PlanAxisScalar(float g, int64_t size, const Options& options, AxisBlock* block,
-                           size_t axis, size_t lane) {
-  int64_t taps[2];
-  float weights[2];
-  GridValueTaps(g, size, /*stride=*/1, options, taps, weights);
-  EncodePairTaps(taps, weights, size, &block->left[axis][lane], &block->weights[axis][0][lane],
-                 &block->weights[axis][1][lane]);
-}
+// The pair path's axis plans for PlanWindowsT: vector (PlanAxisVector) and scalar (coords.h).
+struct PairAxis {
+  static constexpr size_t kTaps = 2;
+  template <class D>
+  static bool Vector(D d, hn::Vec<D> g, int64_t size, const Options& options,
+                     WindowBlock<2>* block, size_t axis) {
+    return PlanAxisVector(d, g, size, options, block->start[axis], block->weights[axis][0],
+                          block->weights[axis][1]);
+  }
+  static void Scalar(float g, int64_t size, const Options& options, WindowBlock<2>* block,
+                     size_t axis, size_t lane) {
+    int64_t taps[2];
+    float weights[2];
+    GridValueTaps(g, size, /*stride=*/1, options, taps, weights);
+    EncodePairTaps(taps, weights, size, &block->start[axis][lane],
+                   &block->weights[axis][0][lane], &block->weights[axis][1][lane]);
+  }
+};
 
-template <size_t kRank>
-void PlanLinearPairsT(const float* HWY_RESTRICT grid, const int64_t* sizes,
-                      const int64_t* strides, const Options& options, size_t count,
-                      size_t stride, int32_t* HWY_RESTRICT base_offsets,
-                      float* HWY_RESTRICT row_weights) {
+// The plan of the pair and quad paths (kernel.h), for kRank axes whose windows of Axis::kTaps
+// elements Axis plans. Per vector of locations: each axis's windows (as vectors, or lane by
+// lane where a lane needs the scalar plan), then the corner offset and every row's weights.
+template <size_t kRank, class Axis>
+void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const int64_t* strides,
+                  const Options& options, size_t count, size_t stride,
+                  int32_t* HWY_RESTRICT base_offsets, float* HWY_RESTRICT row_weights) {
+  constexpr size_t kTaps = Axis::kTaps;
+  constexpr size_t kIn = kRank - 1;  // the innermost axis
+  size_t rows = 1;
+  for (size_t a = 0; a < kIn; ++a) rows *= kTaps;
   const hn::ScalableTag<float> d;
   const hn::RebindToSigned<decltype(d)> di;
   const size_t lanes = hn::Lanes(d);
-  constexpr size_t kRows = size_t{1} << (kRank - 1);
-  constexpr size_t kIn = kRank - 1;  // the innermost axis
   const auto limit = hn::Set(d, kVectorGridLimit);
-  AxisBlock block;
+  WindowBlock<kTaps> block;
   alignas(64) float tail[kMaxFloatLanes * kRank];
   for (size_t i = 0; i < count; i += lanes) {
-    const float* coords = grid + i * kRank;
-    if (i + lanes > count) {  // the last, partial vector: pad with zeros, never read past
-      const size_t valid = (count - i) * kRank;
-      std::memcpy(tail, coords, valid * sizeof(float));
-      std::fill(tail + valid, tail + lanes * kRank, 0.0f);
-      coords = tail;
-    }
-    // components[c]: grid[..., c] of each lane; spatial axis a reads component kRank-1-a.
-    auto c0 = hn::Zero(d), c1 = c0, c2 = c0, c3 = c0;
-    if constexpr (kRank == 1) c0 = hn::LoadU(d, coords);
-    if constexpr (kRank == 2) hn::LoadInterleaved2(d, coords, c0, c1);
-    if constexpr (kRank == 3) hn::LoadInterleaved3(d, coords, c0, c1, c2);
-    if constexpr (kRank == 4) hn::LoadInterleaved4(d, coords, c0, c1, c2, c3);
+    hn::Vec<decltype(d)> c0, c1, c2, c3;
+    const float* coords = LoadGridVectors<kRank>(d, grid, i, count, tail, c0, c1, c2, c3);
     bool vector = true;
     for (size_t a = 0; a < kRank && vector; ++a) {
-      const size_t c = kRank - 1 - a;
-      const auto g = c == 0 ? c0 : c == 1 ? c1 : c == 2 ? c2 : c3;
+      const auto g = AxisComponent<kRank>(a, c0, c1, c2, c3);
       vector = hn::AllTrue(d, hn::Lt(hn::Abs(g), limit)) &&
-               PlanAxisVector(d, g, sizes[a], options, block.left[a], block.weights[a][0],
-                              block.weights[a][1]);
+               Axis::Vector(d, g, sizes[a], options, &block, a);
     }
     if (!vector) {
       for (size_t lane = 0; lane < lanes; ++lane) {
         for (size_t a = 0; a < kRank; ++a) {
-          PlanAxisScalar(coords[lane * kRank + (kRank - 1 - a)], sizes[a], options, &block, a,
-                         lane);
+          Axis::Scalar(coords[lane * kRank + (kRank - 1 - a)], sizes[a], options, &block, a,
+                       lane);
         }
       }
     }
-    // One base offset per location: row k's pair starts at base + row_deltas[k] (kernel.h).
-    auto base = hn::Load(di, block.left[kIn]);
+    // One base offset per location: row k's window starts at base + row_deltas[k] (kernel.h).
+    auto base = hn::Load(di, block.start[kIn]);
     for (size_t a = 0; a < kIn; ++a) {
-      base = hn::Add(base, hn::Mul(hn::Load(di, block.left[a]),
+      base = hn::Add(base, hn::Mul(hn::Load(di, block.start[a]),
                                    hn::Set(di, static_cast<int32_t>(strides[a]))));
     }
     hn::StoreU(base, di, base_offsets + i);
-    // Rows in odometer order (axis 0 most significant); weights multiply from axis 0 inwards,
-    // as the reference does.
-    const auto left_weight = hn::Load(d, block.weights[kIn][0]);
-    const auto right_weight = hn::Load(d, block.weights[kIn][1]);
-    for (size_t row = 0; row < kRows; ++row) {
+    // Rows in odometer order (axis 0 the most significant digit); weights multiply from axis 0
+    // inwards, as the reference does.
+    for (size_t row = 0; row < rows; ++row) {
       auto product = hn::Set(d, 1.0f);
+      size_t place = rows;
       for (size_t a = 0; a < kIn; ++a) {
-        const auto w = hn::Load(d, block.weights[a][(row >> (kIn - 1 - a)) & 1]);
+        place /= kTaps;
+        const auto w = hn::Load(d, block.weights[a][row / place % kTaps]);
         product = a == 0 ? w : hn::Mul(product, w);
       }
-      hn::StoreU(kIn == 0 ? left_weight : hn::Mul(product, left_weight), d,
-                 row_weights + 2 * row * stride + i);
-      hn::StoreU(kIn == 0 ? right_weight : hn::Mul(product, right_weight), d,
-                 row_weights + (2 * row + 1) * stride + i);
+      for (size_t k = 0; k < kTaps; ++k) {
+        const auto inner = hn::Load(d, block.weights[kIn][k]);
+        hn::StoreU(kIn == 0 ? inner : hn::Mul(product, inner), d,
+                   row_weights + (kTaps * row + k) * stride + i);
+      }
     }
   }
 }
@@ -197,20 +267,10 @@ void PlanLinearPairsT(const float* HWY_RESTRICT grid, const int64_t* sizes,
 void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
                      const int64_t* strides, const Options& options, size_t count,
                      size_t stride, int32_t* base_offsets, float* row_weights) {
-  switch (rank) {
-    case 1:
-      return PlanLinearPairsT<1>(grid, sizes, strides, options, count, stride, base_offsets,
-                                 row_weights);
-    case 2:
-      return PlanLinearPairsT<2>(grid, sizes, strides, options, count, stride, base_offsets,
-                                 row_weights);
-    case 3:
-      return PlanLinearPairsT<3>(grid, sizes, strides, options, count, stride, base_offsets,
-                                 row_weights);
-    default:
-      return PlanLinearPairsT<4>(grid, sizes, strides, options, count, stride, base_offsets,
-                                 row_weights);
-  }
+  VisitRank<kMaxPairRank>(rank, [&](auto r) {
+    PlanWindowsT<decltype(r)::value, PairAxis>(grid, sizes, strides, options, count, stride,
+                                               base_offsets, row_weights);
+  });
 }
 
 // How the pairs of each element kind sit in memory (one integer of twice the element's width,
@@ -430,20 +490,7 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
         acc = hn::MulAdd(left, hn::LoadU(d, weights), acc);
         acc = hn::MulAdd(right, hn::LoadU(d, weights + stride), acc);
       }
-      const size_t at = i0 + i;
-      if (i + lanes <= n) {
-        nan = hn::Or(nan, hn::IsNaN(acc));
-        if (K != PairKind::kF32) hn::StoreU(acc, d, out + at);
-        Format::Store(d, acc, elements + at);
-      } else {  // the last, partial vector of the tile: through buffers
-        alignas(64) float last[kMaxFloatLanes];
-        alignas(64) Element converted[kMaxFloatLanes];
-        hn::Store(acc, d, last);
-        Format::Store(d, acc, converted);
-        nan = hn::Or(nan, hn::And(hn::IsNaN(acc), hn::FirstN(d, n - i)));
-        std::memcpy(out + at, last, (n - i) * sizeof(float));
-        std::memcpy(elements + at, converted, (n - i) * sizeof(Element));
-      }
+      StoreSums<Format>(d, acc, std::min(lanes, n - i), out + i0 + i, elements + i0 + i, nan);
     }
   }
   return !hn::AllFalse(d, nan);

@@ -59,23 +59,13 @@ void PlanNearestT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
   alignas(64) int32_t lane_outside[kMaxFloatLanes];
   for (size_t i = 0; i < count; i += lanes) {
     const size_t n = std::min(lanes, count - i);
-    const float* coords = grid + i * kRank;
-    if (n < lanes) {  // the last, partial vector: pad with zeros, never read past
-      std::memcpy(tail, coords, n * kRank * sizeof(float));
-      std::fill(tail + n * kRank, tail + lanes * kRank, 0.0f);
-      coords = tail;
-    }
-    auto c0 = hn::Zero(d), c1 = c0, c2 = c0, c3 = c0;
-    if constexpr (kRank == 1) c0 = hn::LoadU(d, coords);
-    if constexpr (kRank == 2) hn::LoadInterleaved2(d, coords, c0, c1);
-    if constexpr (kRank == 3) hn::LoadInterleaved3(d, coords, c0, c1, c2);
-    if constexpr (kRank == 4) hn::LoadInterleaved4(d, coords, c0, c1, c2, c3);
+    hn::Vec<decltype(d)> c0, c1, c2, c3;
+    const float* coords = LoadGridVectors<kRank>(d, grid, i, count, tail, c0, c1, c2, c3);
     auto offset = hn::Zero(di);
     auto outside = hn::FirstN(di, 0);
     bool vector = true;
     for (size_t a = 0; a < kRank && vector; ++a) {
-      const size_t c = kRank - 1 - a;
-      const auto g = c == 0 ? c0 : c == 1 ? c1 : c == 2 ? c2 : c3;
+      const auto g = AxisComponent<kRank>(a, c0, c1, c2, c3);
       vector = hn::AllTrue(d, hn::Lt(hn::Abs(g), limit)) &&
                PlanNearestAxisVector(d, g, sizes[a], strides[a], options, offset, outside);
     }
@@ -103,16 +93,9 @@ void PlanNearestT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
 
 void PlanNearest(const float* grid, size_t rank, const int64_t* sizes, const int64_t* strides,
                  const Options& options, size_t count, int64_t* offsets) {
-  switch (rank) {
-    case 1:
-      return PlanNearestT<1>(grid, sizes, strides, options, count, offsets);
-    case 2:
-      return PlanNearestT<2>(grid, sizes, strides, options, count, offsets);
-    case 3:
-      return PlanNearestT<3>(grid, sizes, strides, options, count, offsets);
-    default:
-      return PlanNearestT<4>(grid, sizes, strides, options, count, offsets);
-  }
+  VisitRank<kMaxPairRank>(rank, [&](auto r) {
+    PlanNearestT<decltype(r)::value>(grid, sizes, strides, options, count, offsets);
+  });
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
