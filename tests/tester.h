@@ -106,8 +106,8 @@ class GridSampleTester {
     std::ostringstream out;
     out << "seed " << seed_ << ", x " << DTypeName(x_dtype_) << Shape(x_shape_) << ", grid "
         << DTypeName(grid_dtype_) << " out" << Shape(out_spatial_) << " range " << grid_range_
-        << (special_ ? " +special" : "") << (special_input_ ? ", x +special" : "") << ", " << OptionsText(options_) << ", threads "
-        << options_.num_threads;
+        << (special_ ? " +special" : "") << (special_input_ ? ", x +special" : "") << ", "
+        << OptionsText(options_) << ", threads " << options_.num_threads;
     return out.str();
   }
 
