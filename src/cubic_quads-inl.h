@@ -1,6 +1,6 @@
 // The cubic quad path, per SIMD target: cubic interpolation of float32 data for 1 to 3 spatial
-// axes of at least 4 elements each. Included by kernel.cc once per target, after
-// linear_pairs-inl.h, whose vector coordinate helpers and plan (PlanWindowsT) it shares.
+// axes of at least 4 elements each. Included by cubic_quads.cc once per target; the plan is
+// plan-inl.h's PlanWindowsT.
 //
 // Plan (PlanWindowsT with QuadAxis): each axis's four padded taps become a window of four adjacent
 // indices inside the input (coords.h, EncodeQuadTaps), so padding lives in the weights. Per
@@ -25,7 +25,7 @@
 #include "coords.h"
 #include "hwy/highway.h"
 #include "kernel.h"
-#include "linear_pairs-inl.h"
+#include "plan-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -140,7 +140,7 @@ bool SampleCubicQuadsT(const float* HWY_RESTRICT plane, const int32_t* HWY_RESTR
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   // Fewer locations per block as rows grow: the quad buffer stays at 16 KiB.
-  constexpr size_t kBlock = kRows >= 16 ? 16 : kPairBlock;
+  constexpr size_t kBlock = kRows >= 16 ? 16 : kWindowBlock;
   size_t deltas[kRows];
   for (size_t row = 0; row < kRows; ++row) deltas[row] = static_cast<size_t>(row_deltas[row]);
   alignas(64) float quads[kRows][kBlock * 4];
@@ -168,7 +168,7 @@ bool SampleCubicQuadsT(const float* HWY_RESTRICT plane, const int32_t* HWY_RESTR
         acc = hn::MulAdd(e2, hn::LoadU(d, weights + 2 * stride), acc);
         acc = hn::MulAdd(e3, hn::LoadU(d, weights + 3 * stride), acc);
       }
-      StoreSums<PairFormat<PairKind::kF32>>(d, acc, std::min(lanes, n - i), out + i0 + i,
+      StoreSums<FloatSums>(d, acc, std::min(lanes, n - i), out + i0 + i,
                                             out + i0 + i, nan);
     }
   }

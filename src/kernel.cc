@@ -1,13 +1,12 @@
-// Highway kernels, compiled once per target by foreach_target.h; the HWY_ONCE block at the end
-// owns the dispatch.
+// The row kernels of the generic path, compiled once per target by foreach_target.h; the
+// HWY_ONCE block at the end owns the dispatch. The pair, quad and nearest paths have their own
+// translation units (linear_pairs.cc, cubic_quads.cc, nearest.cc), which keeps each compile
+// small enough for a 2-core build.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernel.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "kernel.h"
-#include "linear_pairs-inl.h"
-#include "cubic_quads-inl.h"
-#include "nearest-inl.h"
 
 #include <type_traits>
 
@@ -74,11 +73,6 @@ HWY_EXPORT(MulAddRowF64);
 HWY_EXPORT(MulRowF32);
 HWY_EXPORT(MulRowF64);
 HWY_EXPORT(TargetName);
-HWY_EXPORT(PlanLinearPairs);
-HWY_EXPORT(SampleLinearPairs);
-HWY_EXPORT(PlanCubicQuads);
-HWY_EXPORT(SampleCubicQuads);
-HWY_EXPORT(PlanNearest);
 
 void MulAddRow(const float* values, const float* weights, float* acc, size_t count) {
   HWY_DYNAMIC_DISPATCH(MulAddRowF32)(values, weights, acc, count);
@@ -91,34 +85,6 @@ void MulRow(const float* a, const float* b, float* out, size_t count) {
 }
 void MulRow(const double* a, const double* b, double* out, size_t count) {
   HWY_DYNAMIC_DISPATCH(MulRowF64)(a, b, out, count);
-}
-void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
-                     const int64_t* strides, const Options& options, size_t count,
-                     size_t stride, int32_t* base_offsets, float* row_weights) {
-  HWY_DYNAMIC_DISPATCH(PlanLinearPairs)(grid, rank, sizes, strides, options, count, stride,
-                                        base_offsets, row_weights);
-}
-bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
-                       const int32_t* row_deltas, const float* row_weights, size_t rows,
-                       size_t stride, size_t count, float* out, void* dst) {
-  return HWY_DYNAMIC_DISPATCH(SampleLinearPairs)(kind, plane, base_offsets, row_deltas,
-                                                 row_weights, rows, stride, count, out, dst);
-}
-void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes,
-                    const int64_t* strides, const Options& options, size_t count, size_t stride,
-                    int32_t* base_offsets, float* row_weights) {
-  HWY_DYNAMIC_DISPATCH(PlanCubicQuads)(grid, rank, sizes, strides, options, count, stride,
-                                       base_offsets, row_weights);
-}
-bool SampleCubicQuads(const float* plane, const int32_t* base_offsets,
-                      const int32_t* row_deltas, const float* row_weights, size_t rows,
-                      size_t stride, size_t count, float* out) {
-  return HWY_DYNAMIC_DISPATCH(SampleCubicQuads)(plane, base_offsets, row_deltas, row_weights,
-                                                rows, stride, count, out);
-}
-void PlanNearest(const float* grid, size_t rank, const int64_t* sizes, const int64_t* strides,
-                 const Options& options, size_t count, int64_t* offsets) {
-  HWY_DYNAMIC_DISPATCH(PlanNearest)(grid, rank, sizes, strides, options, count, offsets);
 }
 const char* KernelTargetName() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 

@@ -1,5 +1,5 @@
 // The linear pair path, per SIMD target: linear interpolation of one-component data computed in
-// float32, for 1 to 4 spatial axes. Included by kernel.cc once per target (foreach_target).
+// float32, for 1 to 4 spatial axes. Included by linear_pairs.cc once per target (foreach_target).
 //
 // Plan (PlanWindowsT with PairAxis): every axis's two taps become a pair of adjacent indices
 // inside the input with a weight each (coords.h, EncodePairTaps), so padding lives in the
@@ -30,127 +30,12 @@
 #include "coords.h"
 #include "hwy/highway.h"
 #include "kernel.h"
+#include "plan-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-// Lanes of the widest float32 vector any target has: sizes the per-block scratch arrays.
-inline constexpr size_t kMaxFloatLanes = HWY_MAX_BYTES / sizeof(float);
-// Grid values of at most this magnitude unnormalise to finite, int32-convertible coordinates
-// on any axis the pair path accepts; larger ones take the scalar path (coords.h's overflow
-// handling).
-inline constexpr float kVectorGridLimit = 1048576.0f;
-
-// One block of L locations: per axis the first index of its window of kTaps adjacent elements
-// and their weights (coords.h: EncodePairTaps, EncodeQuadTaps), in memory so that the vector
-// and the scalar (fallback) plans feed the same combining code.
-template <size_t kTaps>
-struct WindowBlock {
-  alignas(64) int32_t start[kMaxPairRank][kMaxFloatLanes];
-  alignas(64) float weights[kMaxPairRank][kTaps][kMaxFloatLanes];
-};
-
-// The grid values of locations i.. (one vector of them; past `count` padded with zeros, never
-// read): component c (grid[..., c]) of every lane in c0..c3. Returns where the lanes' values
-// are, `kRank` per lane, for the scalar plan.
-template <size_t kRank, class D>
-HWY_INLINE const float* LoadGridVectors(D d, const float* grid, size_t i, size_t count,
-                                        float* tail, hn::Vec<D>& c0, hn::Vec<D>& c1,
-                                        hn::Vec<D>& c2, hn::Vec<D>& c3) {
-  const size_t lanes = hn::Lanes(d);
-  const float* coords = grid + i * kRank;
-  if (i + lanes > count) {
-    const size_t valid = (count - i) * kRank;
-    std::memcpy(tail, coords, valid * sizeof(float));
-    std::fill(tail + valid, tail + lanes * kRank, 0.0f);
-    coords = tail;
-  }
-  c0 = c1 = c2 = c3 = hn::Zero(d);
-  if constexpr (kRank == 1) c0 = hn::LoadU(d, coords);
-  if constexpr (kRank == 2) hn::LoadInterleaved2(d, coords, c0, c1);
-  if constexpr (kRank == 3) hn::LoadInterleaved3(d, coords, c0, c1, c2);
-  if constexpr (kRank == 4) hn::LoadInterleaved4(d, coords, c0, c1, c2, c3);
-  return coords;
-}
-
-// The component spatial axis a of kRank reads (grid[..., 0] is the innermost axis).
-template <size_t kRank, class V>
-HWY_INLINE V AxisComponent(size_t a, V c0, V c1, V c2, V c3) {
-  const size_t c = kRank - 1 - a;
-  return c == 0 ? c0 : c == 1 ? c1 : c == 2 ? c2 : c3;
-}
-
-// Calls f(std::integral_constant<size_t, rank>) for rank in 1..kMaxRank.
-template <size_t kMaxRank, class F>
-HWY_INLINE void VisitRank(size_t rank, F&& f) {
-  static_assert(kMaxRank >= 3 && kMaxRank <= 4, "ranks 1 to 3 or 4");
-  switch (rank) {
-    case 1:
-      return f(std::integral_constant<size_t, 1>());
-    case 2:
-      return f(std::integral_constant<size_t, 2>());
-    case 3:
-      return f(std::integral_constant<size_t, 3>());
-    default:
-      return f(std::integral_constant<size_t, kMaxRank>());
-  }
-}
-
-// Stores `valid` (at most a vector of) sums at out and, converted by Format, at elements (the
-// same memory for float32), and notes which are NaN in `nan`.
-template <class Format, class D, class M>
-HWY_INLINE void StoreSums(D d, hn::Vec<D> acc, size_t valid, float* out,
-                          typename Format::Element* elements, M& nan) {
-  using Element = typename Format::Element;
-  constexpr bool kFloat = std::is_same<Element, float>::value;
-  if (valid == hn::Lanes(d)) {
-    nan = hn::Or(nan, hn::IsNaN(acc));
-    if (!kFloat) hn::StoreU(acc, d, out);
-    Format::Store(d, acc, elements);
-    return;
-  }
-  alignas(64) float last[kMaxFloatLanes];  // the last, partial vector: through buffers
-  alignas(64) Element converted[kMaxFloatLanes];
-  hn::Store(acc, d, last);
-  Format::Store(d, acc, converted);
-  nan = hn::Or(nan, hn::And(hn::IsNaN(acc), hn::FirstN(d, valid)));
-  if (!kFloat) std::memcpy(out, last, valid * sizeof(float));
-  std::memcpy(elements, converted, valid * sizeof(Element));
-}
-
-// coords.h's Unnormalize for a vector of grid values, in the same operation order (x/2 and
-// x*0.5 round alike).
-template <class D>
-HWY_INLINE hn::Vec<D> UnnormalizeVector(D d, hn::Vec<D> g, int64_t size, bool align_corners) {
-  const auto one = hn::Set(d, 1.0f), half = hn::Set(d, 0.5f);
-  const float s = static_cast<float>(size);
-  return align_corners ? hn::Mul(hn::Mul(hn::Add(g, one), half), hn::Set(d, s - 1.0f))
-                       : hn::Mul(hn::Sub(hn::Mul(hn::Add(g, one), hn::Set(d, s)), one), half);
-}
-
-// coords.h's Reflect for lanes with |p| < period, where its fmods reduce to at most one
-// subtraction; false (p unchanged) if some lane is farther out.
-template <class D>
-HWY_INLINE bool ReflectVector(D d, hn::Vec<D>& p, int64_t size, bool align_corners) {
-  using V = hn::Vec<D>;
-  const V half = hn::Set(d, 0.5f), zero = hn::Zero(d);
-  const V last = hn::Set(d, static_cast<float>(size - 1));
-  const V period = hn::Set(d, ReflectionPeriod<float>(size, align_corners));
-  if (!hn::AllTrue(d, hn::Lt(hn::Abs(p), period))) return false;
-  if (align_corners) {
-    V q = hn::Abs(p);
-    q = hn::IfThenElse(hn::Gt(q, last), hn::Sub(period, q), q);
-    p = hn::Min(hn::Max(q, zero), last);
-  } else {
-    V u = hn::Abs(hn::Add(p, half));
-    u = hn::IfThenElse(hn::Ge(u, period), hn::Sub(u, period), u);
-    u = hn::IfThenElse(hn::Gt(u, hn::Set(d, static_cast<float>(size))), hn::Sub(period, u), u);
-    p = hn::Min(hn::Max(hn::Sub(u, half), zero), last);
-  }
-  return true;
-}
 
 // The vector plan of one axis for the lanes of g; false if some lane needs the scalar plan.
 template <class D>
@@ -204,66 +89,6 @@ struct PairAxis {
   }
 };
 
-// The plan of the pair and quad paths (kernel.h), for kRank axes whose windows of Axis::kTaps
-// elements Axis plans. Per vector of locations: each axis's windows (as vectors, or lane by
-// lane where a lane needs the scalar plan), then the corner offset and every row's weights.
-template <size_t kRank, class Axis>
-void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const int64_t* strides,
-                  const Options& options, size_t count, size_t stride,
-                  int32_t* HWY_RESTRICT base_offsets, float* HWY_RESTRICT row_weights) {
-  constexpr size_t kTaps = Axis::kTaps;
-  constexpr size_t kIn = kRank - 1;  // the innermost axis
-  size_t rows = 1;
-  for (size_t a = 0; a < kIn; ++a) rows *= kTaps;
-  const hn::ScalableTag<float> d;
-  const hn::RebindToSigned<decltype(d)> di;
-  const size_t lanes = hn::Lanes(d);
-  const auto limit = hn::Set(d, kVectorGridLimit);
-  WindowBlock<kTaps> block;
-  alignas(64) float tail[kMaxFloatLanes * kRank];
-  for (size_t i = 0; i < count; i += lanes) {
-    hn::Vec<decltype(d)> c0, c1, c2, c3;
-    const float* coords = LoadGridVectors<kRank>(d, grid, i, count, tail, c0, c1, c2, c3);
-    bool vector = true;
-    for (size_t a = 0; a < kRank && vector; ++a) {
-      const auto g = AxisComponent<kRank>(a, c0, c1, c2, c3);
-      vector = hn::AllTrue(d, hn::Lt(hn::Abs(g), limit)) &&
-               Axis::Vector(d, g, sizes[a], options, &block, a);
-    }
-    if (!vector) {
-      for (size_t lane = 0; lane < lanes; ++lane) {
-        for (size_t a = 0; a < kRank; ++a) {
-          Axis::Scalar(coords[lane * kRank + (kRank - 1 - a)], sizes[a], options, &block, a,
-                       lane);
-        }
-      }
-    }
-    // One base offset per location: row k's window starts at base + row_deltas[k] (kernel.h).
-    auto base = hn::Load(di, block.start[kIn]);
-    for (size_t a = 0; a < kIn; ++a) {
-      base = hn::Add(base, hn::Mul(hn::Load(di, block.start[a]),
-                                   hn::Set(di, static_cast<int32_t>(strides[a]))));
-    }
-    hn::StoreU(base, di, base_offsets + i);
-    // Rows in odometer order (axis 0 the most significant digit); weights multiply from axis 0
-    // inwards, as the reference does.
-    for (size_t row = 0; row < rows; ++row) {
-      auto product = hn::Set(d, 1.0f);
-      size_t place = rows;
-      for (size_t a = 0; a < kIn; ++a) {
-        place /= kTaps;
-        const auto w = hn::Load(d, block.weights[a][row / place % kTaps]);
-        product = a == 0 ? w : hn::Mul(product, w);
-      }
-      for (size_t k = 0; k < kTaps; ++k) {
-        const auto inner = hn::Load(d, block.weights[kIn][k]);
-        hn::StoreU(kIn == 0 ? inner : hn::Mul(product, inner), d,
-                   row_weights + (kTaps * row + k) * stride + i);
-      }
-    }
-  }
-}
-
 void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
                      const int64_t* strides, const Options& options, size_t count,
                      size_t stride, int32_t* base_offsets, float* row_weights) {
@@ -291,13 +116,8 @@ HWY_INLINE hn::Vec<hn::RebindToSigned<D>> SaturateToInt(D d, hn::Vec<D> v) {
 }
 
 template <>
-struct PairFormat<PairKind::kF32> {
+struct PairFormat<PairKind::kF32> : FloatSums {
   using Pair = uint64_t;
-  using Element = float;
-  template <class D>
-  static void Store(D d, hn::Vec<D> v, Element* dst) {
-    hn::StoreU(v, d, dst);
-  }
   template <class D>
   static void Load(D d, const Pair* pairs, hn::Vec<D>& left, hn::Vec<D>& right) {
     hn::LoadInterleaved2(d, reinterpret_cast<const float*>(pairs), left, right);
@@ -449,9 +269,6 @@ struct PairFormat<PairKind::kU8> : PairFormat8<PairKind::kU8> {};
 template <>
 struct PairFormat<PairKind::kBool> : PairFormat8<PairKind::kBool> {};
 
-// Locations whose pairs are loaded together before they are weighed: small enough that the
-// pair buffer stays in L1, a multiple of every target's lane count.
-inline constexpr size_t kPairBlock = 64;
 
 template <PairKind K, size_t kRows>
 bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offsets,
@@ -467,10 +284,10 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
   constexpr size_t kElement = sizeof(Pair) / 2;
   size_t deltas[kRows];
   for (size_t row = 0; row < kRows; ++row) deltas[row] = static_cast<size_t>(row_deltas[row]);
-  alignas(64) Pair pairs[kRows][kPairBlock];
+  alignas(64) Pair pairs[kRows][kWindowBlock];
   auto nan = hn::FirstN(d, 0);
-  for (size_t i0 = 0; i0 < count; i0 += kPairBlock) {
-    const size_t n = std::min(kPairBlock, count - i0);
+  for (size_t i0 = 0; i0 < count; i0 += kWindowBlock) {
+    const size_t n = std::min(kWindowBlock, count - i0);
     const size_t padded = (n + lanes - 1) / lanes * lanes;
     for (size_t i = 0; i < n; ++i) {
       const size_t base = static_cast<size_t>(base_offsets[i0 + i]);

@@ -1,6 +1,6 @@
 // The nearest plan, per SIMD target: the offset of the one element each output location copies,
-// for 1 to kMaxPairRank spatial axes and a float32 grid. Included by kernel.cc once per target,
-// after linear_pairs-inl.h, whose vector coordinate helpers it shares. Lanes whose grid value
+// for 1 to kMaxPairRank spatial axes and a float32 grid. Included by nearest.cc once per target;
+// the vector coordinate helpers are plan-inl.h's. Lanes whose grid value
 // is far out or not finite, or whose reflection folds more than once, go through the scalar
 // coords.h, which gives the same offsets.
 
@@ -18,7 +18,7 @@
 #include "coords.h"
 #include "hwy/highway.h"
 #include "kernel.h"
-#include "linear_pairs-inl.h"
+#include "plan-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {

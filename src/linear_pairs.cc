@@ -1,0 +1,30 @@
+// The linear pair path's plan and kernels (linear_pairs-inl.h), dispatched at run time.
+// Compiled once per target by foreach_target.h; the HWY_ONCE block at the end owns the
+// dispatch (kernel.h declares the functions).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "linear_pairs.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "linear_pairs-inl.h"
+
+#if HWY_ONCE
+namespace gridsample {
+
+HWY_EXPORT(PlanLinearPairs);
+HWY_EXPORT(SampleLinearPairs);
+
+void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
+                     const int64_t* strides, const Options& options, size_t count,
+                     size_t stride, int32_t* base_offsets, float* row_weights) {
+  HWY_DYNAMIC_DISPATCH(PlanLinearPairs)(grid, rank, sizes, strides, options, count, stride,
+                                        base_offsets, row_weights);
+}
+bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
+                       const int32_t* row_deltas, const float* row_weights, size_t rows,
+                       size_t stride, size_t count, float* out, void* dst) {
+  return HWY_DYNAMIC_DISPATCH(SampleLinearPairs)(kind, plane, base_offsets, row_deltas,
+                                                 row_weights, rows, stride, count, out, dst);
+}
+
+}  // namespace gridsample
+#endif  // HWY_ONCE
