@@ -71,13 +71,16 @@ T Reflect(T p, int64_t size, bool align_corners) {
   return ClampToAxis(u - T(0.5), last);
 }
 
-// Cubic convolution weight (A = -0.75) at distance t from a tap.
+// Cubic convolution weight (A = -0.75) at distance t from a tap: (A+2)t^3 - (A+3)t^2 + 1 for
+// t <= 1, A(t^3 - 5t^2 + 8t - 4) for 1 < t < 2. Evaluated in factored form, which is exact at
+// t = 1 and 2 and accurate near them: the expanded polynomials cancel there and lose every
+// digit of a weight near 0 (and so its sign).
 template <typename W>
 W CubicWeight(W t) {
   constexpr W kA = W(-0.75);
   t = std::fabs(t);
-  if (t <= W(1)) return ((kA + W(2)) * t - (kA + W(3))) * t * t + W(1);
-  if (t < W(2)) return ((kA * t - W(5) * kA) * t + W(8) * kA) * t - W(4) * kA;
+  if (t <= W(1)) return (t - W(1)) * ((kA + W(2)) * t * t - t - W(1));
+  if (t < W(2)) return kA * (t - W(1)) * (t - W(2)) * (t - W(2));
   return W(0);
 }
 

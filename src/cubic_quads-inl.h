@@ -32,20 +32,16 @@ namespace gridsample {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// coords.h's CubicWeight for a vector, in the same operation order.
+// coords.h's CubicWeight for a vector, in the same operation order (the factored forms).
 template <class D>
 HWY_INLINE hn::Vec<D> CubicWeightVector(D d, hn::Vec<D> t) {
+  const auto one = hn::Set(d, 1.0f), two = hn::Set(d, 2.0f);
   t = hn::Abs(t);
-  const auto inner = hn::Add(
-      hn::Mul(hn::Mul(hn::Sub(hn::Mul(hn::Set(d, 1.25f), t), hn::Set(d, 2.25f)), t), t),
-      hn::Set(d, 1.0f));
-  const auto outer = hn::Sub(
-      hn::Mul(hn::Add(hn::Mul(hn::Sub(hn::Mul(hn::Set(d, -0.75f), t), hn::Set(d, -3.75f)), t),
-                      hn::Set(d, -6.0f)),
-              t),
-      hn::Set(d, -3.0f));
-  return hn::IfThenElse(hn::Le(t, hn::Set(d, 1.0f)), inner,
-                        hn::IfThenElseZero(hn::Lt(t, hn::Set(d, 2.0f)), outer));
+  const auto t1 = hn::Sub(t, one), t2 = hn::Sub(t, two);
+  const auto inner =
+      hn::Mul(t1, hn::Sub(hn::Sub(hn::Mul(hn::Mul(hn::Set(d, 1.25f), t), t), t), one));
+  const auto outer = hn::Mul(hn::Mul(hn::Mul(hn::Set(d, -0.75f), t1), t2), t2);
+  return hn::IfThenElse(hn::Le(t, one), inner, hn::IfThenElseZero(hn::Lt(t, two), outer));
 }
 
 // The vector plan of one axis (AxisTaps' cubic case, then EncodeQuadTaps); false if some lane

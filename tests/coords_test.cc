@@ -52,6 +52,25 @@ TEST_CASE("Reflect folds about the borders, in O(1)", "[coords]") {
   CHECK(Reflect(std::ldexp(1.0f, 100), 4, true) == 2.0f);
 }
 
+TEST_CASE("CubicWeight keeps its digits and sign next to the zeros at 1 and 2", "[coords]") {
+  // The expanded polynomials cancel there: at t = 2 - 2^-12 their float32 value was off by more
+  // than the weight itself.
+  auto exact = [](long double t) {
+    const long double a = -0.75L;
+    t = std::fabs(t);
+    return t <= 1 ? (a + 2) * t * t * t - (a + 3) * t * t + 1
+                  : a * t * t * t - 5 * a * t * t + 8 * a * t - 4 * a;
+  };
+  for (int k = 1; k <= 20; ++k) {
+    const float e = std::ldexp(1.0f, -k);
+    for (float t : {1.0f - e, 1.0f + e, 2.0f - e}) {
+      INFO("t = " << t);
+      const long double want = exact(t);
+      CHECK(std::fabs(CubicWeight(t) - want) <= 1e-6L * std::fabs(want));
+    }
+  }
+}
+
 TEST_CASE("CubicWeight is the A = -0.75 kernel", "[coords]") {
   CHECK(CubicWeight(0.0) == 1.0);
   CHECK(CubicWeight(1.0) == 0.0);

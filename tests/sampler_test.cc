@@ -153,6 +153,28 @@ TEST_CASE("The cubic quad path equals the reference in 1-D, 2-D and 3-D", "[samp
   });
 }
 
+TEST_CASE("A cubic outer weight near 0 keeps its value and sign on every target", "[sampler]") {
+  // t = 1 - 2^-12 (found by the fuzzer): the outer tap's weight is A t^2 (1 - t) ≈ -4.47e-8, which
+  // the expanded polynomial rounded to 0.
+  const std::vector<float> x = {0, 0, 1, 0, 0, 0, 0};
+  const std::vector<float> grid = {0.333251953125f};
+  const int64_t x_shape[] = {1, 1, 7}, grid_shape[] = {1, 1, 1}, y_shape[] = {1, 1, 1};
+  Options options;
+  options.mode = Mode::kCubic;
+  options.padding = Padding::kReflection;
+  options.align_corners = true;
+  test::ForEachTarget([&](int64_t target) {
+    INFO("target " << hwy::TargetName(target));
+    float y = 1;
+    const Status status =
+        GridSample(TensorView{DType::kFloat32, x.data(), x_shape, 3},
+                   TensorView{DType::kFloat32, grid.data(), grid_shape, 3},
+                   MutableTensorView{DType::kFloat32, &y, y_shape, 3}, options);
+    REQUIRE(status.ok());
+    CHECK(y == Approx(-4.46925696e-08).epsilon(1e-6));
+  });
+}
+
 TEST_CASE("Results do not depend on the thread count", "[sampler]") {
   std::mt19937_64 rng(5);
   test::AnyTensor x(DType::kFloat32, {2, 4, 33, 35});
