@@ -44,8 +44,10 @@ void MulRow(const double* a, const double* b, double* out, size_t count);
 
 // The linear pair path (linear_pairs-inl.h): linear interpolation of one-component data
 // computed in float32, 1 to kMaxPairRank spatial axes, innermost axis of size >= 2, input
-// planes of fewer than 2^31 elements.
+// planes of at most kMaxWindowPlane elements.
 inline constexpr size_t kMaxPairRank = 4;
+// The pair, quad and nearest plans compute offsets and coordinates in int32, with room to spare.
+inline constexpr int64_t kMaxWindowPlane = int64_t{1} << 30;
 inline constexpr size_t kMaxPairRows = size_t{1} << (kMaxPairRank - 1);
 
 // Plans `count` output locations from their float32 grid values (`rank` per location, as in
@@ -88,9 +90,9 @@ bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_off
                        size_t stride, size_t count, float* out, void* dst);
 
 // The cubic quad path (cubic_quads-inl.h): cubic interpolation of float32 data, 1 to
-// kMaxQuadRank spatial axes of at least 4 elements each, input planes of fewer than 2^31
-// elements. The same contract as the pair path with windows of four: per location one base
-// offset and, for each of its 4^(rank-1) rows, four weights at
+// kMaxQuadRank spatial axes of at least 4 elements each, input planes of at most
+// kMaxWindowPlane elements. The same contract as the pair path with windows of four: per
+// location one base offset and, for each of its 4^(rank-1) rows, four weights at
 // row_weights[(4 * row + e) * stride + i], the row's window starting at base + row_deltas[row]
 // (QuadRowDeltas).
 inline constexpr size_t kMaxQuadRank = 3;
@@ -116,8 +118,9 @@ inline void QuadRowDeltas(size_t rank, const int64_t* strides, int32_t* row_delt
 }
 
 // The nearest plan (nearest-inl.h): for `count` locations of a float32 grid (`rank` <=
-// kMaxPairRank values per location), offsets[i] = the element offset location i copies, or
-// kZeroTap / kNaNTap (coords.h) as the generic plan marks them.
+// kMaxPairRank values per location, input planes of at most kMaxWindowPlane elements),
+// offsets[i] = the element offset location i copies, or kZeroTap / kNaNTap (coords.h) as the
+// generic plan marks them.
 void PlanNearest(const float* grid, size_t rank, const int64_t* sizes, const int64_t* strides,
                  const Options& options, size_t count, int64_t* offsets);
 

@@ -32,8 +32,6 @@ constexpr size_t kPlanBudget = 16384;
 // Weights (locations × taps^r) planned per tile on the pair and quad paths: the plan (4 bytes
 // a weight) and the tile's output stay in L1 while all channels reuse them.
 constexpr size_t kGroupPlanBudget = 4096;
-// The pair path's offsets are int32 (and the vector plan converts coordinates to int32).
-constexpr int64_t kMaxPairPlane = int64_t{1} << 30;
 // Below this many weighted taps a call stays on the calling thread.
 constexpr int64_t kParallelThreshold = 1 << 16;
 
@@ -67,9 +65,9 @@ struct Scratch {
   AlignedRow<C> values;               // [location]
   AlignedRow<C> acc;                  // [location]
   std::vector<size_t> pick;           // one tap per axis: the current combination
-  // Pair path only.
+  // Pair and quad paths only.
   AlignedRow<int32_t> base_offsets;   // [location]
-  AlignedRow<float> row_weights;      // [row][element of the pair][location]
+  AlignedRow<float> row_weights;      // [row][element of the window][location]
   AlignedRow<float> grid_values;      // [location][axis]: a float16/bfloat16 grid as float32
 
   void Allocate(const Layout& layout) {
@@ -113,7 +111,7 @@ void PlanTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, siz
   const auto* coords = static_cast<const typename Traits<GD>::Storage*>(grid) +
                        (n * p.out_plane + l0) * static_cast<int64_t>(r);
   if constexpr (GD == DType::kFloat32) {
-    if (!weighted && r <= kMaxPairRank && p.in_plane <= kMaxPairPlane) {  // one offset each
+    if (!weighted && r <= kMaxPairRank && p.in_plane <= kMaxWindowPlane) {  // one offset each
       PlanNearest(coords, r, p.in.data(), p.stride.data(), layout.options, count,
                   s->offsets.get());
       return;
@@ -333,7 +331,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   constexpr bool kPairTypes =
       HasPairKind<XD>() && std::is_same<typename Traits<GD>::Compute, float>::value;
   layout.pairs = false;
-  const bool small_plane = p.in_plane <= kMaxPairPlane;
+  const bool small_plane = p.in_plane <= kMaxWindowPlane;
   if (options.mode == Mode::kLinear) {
     layout.pairs = kPairTypes && p.rank <= kMaxPairRank && p.in[p.rank - 1] >= 2 && small_plane;
   } else if (options.mode == Mode::kCubic) {  // the quad path: float32 only, axes of 4 or more
