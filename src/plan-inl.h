@@ -26,7 +26,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Lanes of the widest float32 vector any target has: sizes the per-block scratch arrays.
 inline constexpr size_t kMaxFloatLanes = HWY_MAX_BYTES / sizeof(float);
 // Grid values of at most this magnitude unnormalise to finite, int32-convertible coordinates
-// on any axis the pair path accepts; larger ones take the scalar path (coords.h's overflow
+// on any axis the vector plans accept; larger ones take the scalar path (coords.h's overflow
 // handling).
 inline constexpr float kVectorGridLimit = 1048576.0f;
 
