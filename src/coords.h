@@ -18,6 +18,12 @@ namespace gridsample {
 inline constexpr int64_t kZeroTap = -1;  // outside the input under zeros padding: contributes 0
 inline constexpr int64_t kNaNTap = -2;   // the grid coordinate was not finite: the output is NaN
 
+// The offset of a combination of taps, one axis added at a time: a negative tap marker wins
+// over offsets, and kNaNTap (the smaller) wins over kZeroTap.
+inline int64_t CombineTaps(int64_t sum, int64_t add) {
+  return (sum < 0 || add < 0) ? std::min(sum, add) : sum + add;
+}
+
 // Taps per axis for each mode: nearest 1, linear 2, cubic 4.
 inline constexpr int TapsPerAxis(Mode mode) {
   return mode == Mode::kNearest ? 1 : mode == Mode::kLinear ? 2 : 4;

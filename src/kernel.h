@@ -56,26 +56,12 @@ inline constexpr size_t kMaxPairRows = size_t{1} << (kMaxPairRank - 1);
 //   row_weights[(2 * row + e) * stride + i]  the weight of element e (0 or 1) of row `row`'s
 //                                            pair, which starts at base + row_deltas[row]
 // with rows in odometer order over the outer axes (row < 2^(rank-1)) and
-// row_deltas = PairRowDeltas(). Every pair lies inside the input; padding lives in the
-// weights, and a non-finite grid value makes them NaN. Entries past `count` up to the next
+// row_deltas = WindowRowDeltas(rank, 2, ...). Every pair lies inside the input; padding lives
+// in the weights, and a non-finite grid value makes them NaN. Entries past `count` up to the next
 // multiple of kRowBlock may be written. `sizes` and `strides` are the input's spatial axes.
 void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
                      const int64_t* strides, const Options& options, size_t count,
                      size_t stride, int32_t* base_offsets, float* row_weights);
-
-// row_deltas[row] for PlanLinearPairs' rows: the offset of the row's pair from the corner. An
-// outer axis of size 1 has a single index, so its second tap adds nothing (weight 0 there).
-inline void PairRowDeltas(size_t rank, const int64_t* sizes, const int64_t* strides,
-                          int32_t* row_deltas) {
-  const size_t rows = size_t{1} << (rank - 1);
-  for (size_t row = 0; row < rows; ++row) {
-    int64_t delta = 0;
-    for (size_t a = 0; a + 1 < rank; ++a) {
-      if ((row >> (rank - 2 - a)) & 1 && sizes[a] >= 2) delta += strides[a];
-    }
-    row_deltas[row] = static_cast<int32_t>(delta);
-  }
-}
 
 // Element types the pair path reads, each converted to float32 as convert.h does.
 enum class PairKind { kF32, kF16, kBF16, kI8, kU8, kI16, kU16, kBool };
@@ -94,7 +80,7 @@ bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_off
 // kMaxWindowPlane elements. The same contract as the pair path with windows of four: per
 // location one base offset and, for each of its 4^(rank-1) rows, four weights at
 // row_weights[(4 * row + e) * stride + i], the row's window starting at base + row_deltas[row]
-// (QuadRowDeltas).
+// (WindowRowDeltas(rank, 4, ...)).
 inline constexpr size_t kMaxQuadRank = 3;
 void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes,
                     const int64_t* strides, const Options& options, size_t count, size_t stride,
@@ -103,19 +89,32 @@ bool SampleCubicQuads(const float* plane, const int32_t* base_offsets,
                       const int32_t* row_deltas, const float* row_weights, size_t rows,
                       size_t stride, size_t count, float* out);
 
-// row_deltas[row] for PlanCubicQuads' rows: row's base-4 digits (axis 0 most significant)
-// times the outer axes' strides.
-inline void QuadRowDeltas(size_t rank, const int64_t* strides, int32_t* row_deltas) {
+// row_deltas[row] for the rows of PlanLinearPairs (taps = 2) and PlanCubicQuads (taps = 4):
+// the offset of the row's window from the corner, the row's base-`taps` digits (axis 0 most
+// significant) times the outer axes' strides. An outer axis with fewer elements than `taps`
+// (linear: size 1) has a single index, so its other taps add nothing (their weight is 0).
+inline void WindowRowDeltas(size_t rank, size_t taps, const int64_t* sizes,
+                            const int64_t* strides, int32_t* row_deltas) {
   size_t rows = 1;
-  for (size_t a = 0; a + 1 < rank; ++a) rows *= 4;
+  for (size_t a = 0; a + 1 < rank; ++a) rows *= taps;
   for (size_t row = 0; row < rows; ++row) {
     int64_t delta = 0;
+    size_t place = rows;
     for (size_t a = 0; a + 1 < rank; ++a) {
-      delta += static_cast<int64_t>((row >> (2 * (rank - 2 - a))) & 3) * strides[a];
+      place /= taps;
+      const size_t digit = row / place % taps;
+      if (sizes[a] >= static_cast<int64_t>(taps)) {
+        delta += static_cast<int64_t>(digit) * strides[a];
+      }
     }
     row_deltas[row] = static_cast<int32_t>(delta);
   }
 }
+
+// The most rows a window plan has: linear in kMaxPairRank axes, cubic in kMaxQuadRank.
+inline constexpr size_t kMaxWindowRows =
+    kMaxPairRows > (size_t{1} << (2 * (kMaxQuadRank - 1))) ? kMaxPairRows
+                                                           : size_t{1} << (2 * (kMaxQuadRank - 1));
 
 // The nearest plan (nearest-inl.h): for `count` locations of a float32 grid (`rank` <=
 // kMaxPairRank values per location, input planes of at most kMaxWindowPlane elements),

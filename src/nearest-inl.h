@@ -84,7 +84,7 @@ void PlanNearestT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
         float weight;
         GridValueTaps(coords[lane * kRank + (kRank - 1 - a)], sizes[a], strides[a], options,
                       &tap, &weight);
-        total = (total < 0 || tap < 0) ? std::min(total, tap) : total + tap;
+        total = CombineTaps(total, tap);
       }
       offsets[i + lane] = total;
     }

@@ -45,12 +45,12 @@ struct Layout {
   size_t combinations;  // taps^rank
   size_t tile;          // locations per tile, a multiple of kRowBlock
   int64_t tiles_per_batch;
-  // The linear pair path (kernel.h, PlanLinearPairs), or for cubic the quad path
-  // (PlanCubicQuads): `rows` = taps^(r-1) rows per location, each starting at a row delta.
-  bool pairs;
+  // The window paths (kernel.h): linear pairs (PlanLinearPairs) or cubic quads
+  // (PlanCubicQuads), `rows` = taps^(r-1) rows per location, each starting at a row delta.
+  bool windows;
   PairKind pair_kind;
   size_t rows;
-  int32_t row_deltas[std::max<size_t>(kMaxPairRows, size_t{1} << (2 * (kMaxQuadRank - 1)))];
+  int32_t row_deltas[kMaxWindowRows];
 };
 
 // Scratch of one worker, sized once per call on the calling thread (so that an allocation
@@ -74,7 +74,7 @@ struct Scratch {
     const size_t rank = layout.problem->rank, tile = layout.tile;
     // Uninitialised (no per-call memset): every entry is written before it is read.
     acc = AllocateRow<C>(tile);
-    if (layout.pairs) {
+    if (layout.windows) {
       base_offsets = AllocateRow<int32_t>(tile);
       row_weights = AllocateRow<float>(layout.combinations * tile);
       grid_values = AllocateRow<float>(rank * tile);
@@ -143,11 +143,7 @@ void PlanTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, siz
     for (size_t a = 0; a < r; ++a) {
       const size_t row = (a * taps + s->pick[a]) * stride;
       const int64_t* axis_offset = s->axis_offsets.get() + row;
-      // A negative tap marker wins over offsets; kNaNTap (the smaller) wins over kZeroTap.
-      for (size_t i = 0; i < count; ++i) {
-        const int64_t sum = offset_row[i], add = axis_offset[i];
-        offset_row[i] = (sum < 0 || add < 0) ? std::min(sum, add) : sum + add;
-      }
+      for (size_t i = 0; i < count; ++i) offset_row[i] = CombineTaps(offset_row[i], axis_offset[i]);
       if (weighted) MulRow(weight_row, s->axis_weights.get() + row, weight_row, stride);
     }
     for (size_t a = r; a-- > 0;) {
@@ -191,7 +187,7 @@ const typename Traits<GD>::Storage* GridAt(const Problem& p, const void* grid, i
 // Plans one tile for the pair or quad path (a float32-computed grid: float32, float16,
 // bfloat16).
 template <DType GD>
-void PlanPairsTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, size_t count,
+void PlanWindowsTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, size_t count,
                    Scratch<float>* s) {
   const Problem& p = *layout.problem;
   const auto* coords = GridAt<GD>(p, grid, n, l0);
@@ -230,8 +226,7 @@ float ExactValue(const Layout& layout, const typename Traits<GD>::Storage* coord
     for (size_t a = r; a-- > 0; digits /= layout.taps) picks[a] = digits % layout.taps;
     for (size_t a = 0; a < r; ++a) {
       const size_t tap = picks[a];
-      const int64_t add = taps[a][tap];
-      offset = (offset < 0 || add < 0) ? std::min(offset, add) : offset + add;
+      offset = CombineTaps(offset, taps[a][tap]);
       weight *= weights[a][tap];
     }
     acc += TapValue<XD>(in, offset, 0) * weight;
@@ -241,7 +236,7 @@ float ExactValue(const Layout& layout, const typename Traits<GD>::Storage* coord
 
 // The pair (or quad) path for every channel of a planned tile.
 template <DType XD, DType GD>
-void SamplePairsTile(const Layout& layout, const void* grid, const void* x, void* y, int64_t n,
+void SampleWindowsTile(const Layout& layout, const void* grid, const void* x, void* y, int64_t n,
                      int64_t l0, size_t count, Scratch<float>* s) {
   using Storage = typename Traits<XD>::Storage;
   const Problem& p = *layout.problem;
@@ -328,23 +323,22 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   layout.taps = static_cast<size_t>(TapsPerAxis(options.mode));
   layout.combinations = 1;
   for (size_t a = 0; a < p.rank; ++a) layout.combinations *= layout.taps;
-  constexpr bool kPairTypes =
+  constexpr bool kWindowTypes =
       HasPairKind<XD>() && std::is_same<typename Traits<GD>::Compute, float>::value;
-  layout.pairs = false;
+  layout.windows = false;
   const bool small_plane = p.in_plane <= kMaxWindowPlane;
   if (options.mode == Mode::kLinear) {
-    layout.pairs = kPairTypes && p.rank <= kMaxPairRank && p.in[p.rank - 1] >= 2 && small_plane;
+    layout.windows =
+        kWindowTypes && p.rank <= kMaxPairRank && p.in[p.rank - 1] >= 2 && small_plane;
   } else if (options.mode == Mode::kCubic) {  // the quad path: float32 only, axes of 4 or more
-    layout.pairs = kPairTypes && XD == DType::kFloat32 && p.rank <= kMaxQuadRank &&
+    layout.windows = kWindowTypes && XD == DType::kFloat32 && p.rank <= kMaxQuadRank &&
                    small_plane &&
                    std::all_of(p.in.begin(), p.in.end(), [](int64_t e) { return e >= 4; });
   }
   layout.pair_kind = PairKindOf<XD>();
   layout.rows = layout.combinations / layout.taps;
-  if (layout.pairs && options.mode == Mode::kLinear) {
-    PairRowDeltas(p.rank, p.in.data(), p.stride.data(), layout.row_deltas);
-  } else if (layout.pairs) {
-    QuadRowDeltas(p.rank, p.stride.data(), layout.row_deltas);
+  if (layout.windows) {
+    WindowRowDeltas(p.rank, layout.taps, p.in.data(), p.stride.data(), layout.row_deltas);
   }
 
   const double work = static_cast<double>(p.y_count) * static_cast<double>(layout.combinations);
@@ -353,7 +347,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   if (work < kParallelThreshold) threads = 1;
   // Tiles as large as the plan budget allows, but small enough that every thread gets a few
   // (a batch of one image must still spread over the threads).
-  size_t tile = layout.pairs ? kGroupPlanBudget / layout.combinations
+  size_t tile = layout.windows ? kGroupPlanBudget / layout.combinations
                              : std::max<size_t>(kPlanBudget / layout.combinations, 1);
   const size_t per_batch = static_cast<size_t>(p.out_plane);
   const size_t wanted_items = 4 * threads;
@@ -377,10 +371,10 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
         static_cast<int64_t>(item) % layout.tiles_per_batch * static_cast<int64_t>(layout.tile);
     const size_t count = static_cast<size_t>(
         std::min<int64_t>(static_cast<int64_t>(layout.tile), p.out_plane - l0));
-    if constexpr (kPairTypes) {
-      if (layout.pairs) {
-        PlanPairsTile<GD>(layout, grid.data, n, l0, count, &scratch[worker]);
-        SamplePairsTile<XD, GD>(layout, grid.data, x.data, y.data, n, l0, count,
+    if constexpr (kWindowTypes) {
+      if (layout.windows) {
+        PlanWindowsTile<GD>(layout, grid.data, n, l0, count, &scratch[worker]);
+        SampleWindowsTile<XD, GD>(layout, grid.data, x.data, y.data, n, l0, count,
                                 &scratch[worker]);
         return;
       }
