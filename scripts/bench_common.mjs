@@ -14,6 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { ARRAY_OF, halfToNumber } from '../tests/js/helpers.mjs';
+import { maxAbsDifference, median } from '../web/tensors.mjs';
 
 // The options every runner takes (usage: the header of each runner).
 const COMMON_OPTIONS = {
@@ -64,26 +65,10 @@ export function readTensorData(dataDir, file, dtype) {
   return new Array_(copy.buffer, 0, bytes.byteLength / Array_.BYTES_PER_ELEMENT);
 }
 
-// Largest |a[i] - b[i]| as numbers; NaN against NaN counts as equal, NaN against a number as
-// infinitely far.
+// Largest |a[i] - b[i]| as numbers (float16 bits decoded), as the demo page measures it.
 export function maxAbsDiff(a, b, dtype) {
-  const value = dtype === 'float16' ? halfToNumber : Number;
-  if (a.length !== b.length) return Infinity;
-  let max = 0;
-  for (let i = 0; i < a.length; ++i) {
-    const x = value(a[i]);
-    const y = value(b[i]);
-    if (Number.isNaN(x) && Number.isNaN(y)) continue;
-    const d = Math.abs(x - y);
-    max = Number.isNaN(d) ? Infinity : Math.max(max, d);
-  }
-  return max;
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const toNumber = dtype === 'float16' ? halfToNumber : Number;
+  return maxAbsDifference(Array.from(a, toNumber), Array.from(b, toNumber));
 }
 
 // Times `run` (sync or async): `warmupRuns` untimed runs (at least one, which the caller may
