@@ -58,7 +58,9 @@ inline constexpr size_t kMaxPairRows = size_t{1} << (kMaxPairRank - 1);
 // with rows in odometer order over the outer axes (row < 2^(rank-1)) and
 // row_deltas = WindowRowDeltas(rank, 2, ...). Every pair lies inside the input; padding lives
 // in the weights, and a non-finite grid value makes them NaN. Entries past `count` up to the next
-// multiple of kRowBlock may be written. `sizes` and `strides` are the input's spatial axes.
+// multiple of the vector length are written as for a grid value of 0 (so the kernels may read
+// whole vectors), and up to the next multiple of kRowBlock may be. `sizes` and `strides` are the
+// input's spatial axes.
 void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
                      const int64_t* strides, const Options& options, size_t count,
                      size_t stride, int32_t* base_offsets, float* row_weights);
@@ -68,8 +70,9 @@ enum class PairKind { kF32, kF16, kBF16, kI8, kU8, kI16, kU16, kBool };
 
 // One channel of a planned tile: the sum over rows of each row's pair weighed by its two
 // weights, for i < count, reading `plane` (elements of `kind`). The sums go to out[i] as
-// float32 and, converted to `kind` as convert.h converts, to dst[i] (for kF32, out and dst are
-// the same and written once). Returns whether some sum is NaN: the caller recomputes those
+// float32 (unless out is null: for kinds other than kF32 the float sums are only needed to find
+// the NaN ones) and, converted to `kind` as convert.h converts, to dst[i] (for kF32, out and dst
+// are the same and written once). Returns whether some sum is NaN: the caller recomputes those
 // exactly (a NaN weight, or a non-finite element weighed by 0, which the exact sum skips).
 bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
                        const int32_t* row_deltas, const float* row_weights, size_t rows,

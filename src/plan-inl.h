@@ -89,8 +89,8 @@ HWY_INLINE void VisitRank(size_t rank, F&& f) {
   }
 }
 
-// Stores `valid` (at most a vector of) sums at out and, converted by Format, at elements (the
-// same memory for float32), and notes which are NaN in `nan`.
+// Stores `valid` (at most a vector of) sums at out (unless null) and, converted by Format, at
+// elements (the same memory for float32), and notes which are NaN in `nan`.
 template <class Format, class D, class M>
 HWY_INLINE void StoreSums(D d, hn::Vec<D> acc, size_t valid, float* out,
                           typename Format::Element* elements, M& nan) {
@@ -98,7 +98,7 @@ HWY_INLINE void StoreSums(D d, hn::Vec<D> acc, size_t valid, float* out,
   constexpr bool kFloat = std::is_same<Element, float>::value;
   if (valid == hn::Lanes(d)) {
     nan = hn::Or(nan, hn::IsNaN(acc));
-    if (!kFloat) hn::StoreU(acc, d, out);
+    if (!kFloat && out != nullptr) hn::StoreU(acc, d, out);
     Format::Store(d, acc, elements);
     return;
   }
@@ -107,7 +107,7 @@ HWY_INLINE void StoreSums(D d, hn::Vec<D> acc, size_t valid, float* out,
   hn::Store(acc, d, last);
   Format::Store(d, acc, converted);
   nan = hn::Or(nan, hn::And(hn::IsNaN(acc), hn::FirstN(d, valid)));
-  if (!kFloat) std::memcpy(out, last, valid * sizeof(float));
+  if (!kFloat && out != nullptr) std::memcpy(out, last, valid * sizeof(float));
   std::memcpy(elements, converted, valid * sizeof(Element));
 }
 

@@ -254,9 +254,14 @@ void SampleWindowsTile(const Layout& layout, const void* grid, const void* x, vo
       }
     }
     if (layout.options.mode != Mode::kCubic) {
-      flagged = SampleLinearPairs(layout.pair_kind, in, s->base_offsets.get(), layout.row_deltas,
-                                  s->row_weights.get(), layout.rows, layout.tile, count, out,
-                                  dst);
+      // Narrow outputs skip the float sums unless some are NaN: then a second pass finds them.
+      const auto sample = [&](float* sums) {
+        return SampleLinearPairs(layout.pair_kind, in, s->base_offsets.get(), layout.row_deltas,
+                                 s->row_weights.get(), layout.rows, layout.tile, count, sums,
+                                 dst);
+      };
+      flagged = sample(std::is_same<Storage, float>::value ? out : nullptr);
+      if (flagged && !std::is_same<Storage, float>::value) sample(out);
     }
     if (flagged) {
       const auto* coords = GridAt<GD>(p, grid, n, l0);
