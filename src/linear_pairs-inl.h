@@ -320,20 +320,10 @@ struct PairFormat8 {
   static HWY_INLINE void Gather(D d, const unsigned char* const* rows, const int32_t* offsets,
                                 hn::Vec<D>* left, hn::Vec<D>* right) {
     const hn::Rebind<uint16_t, D> du16;
-    if constexpr (hn::MaxLanes(du16) * sizeof(uint16_t) < 16) {  // too narrow to gather
-      alignas(16) Pair pairs[kRows][hn::MaxLanes(du16)];
-      for (size_t k = 0; k < hn::Lanes(d); ++k) {
-        for (size_t r = 0; r < kRows; ++r) {
-          std::memcpy(&pairs[r][k], rows[r] + offsets[k], sizeof(Pair));
-        }
-      }
-      for (size_t r = 0; r < kRows; ++r) Load(d, pairs[r], left[r], right[r]);
-    } else {
-      hn::Vec<decltype(du16)> pairs[kRows];
-      GatherPairs<kRows>(du16, rows, offsets, pairs);
-      for (size_t r = 0; r < kRows; ++r) {
-        Split(d, hn::PromoteTo(hn::RebindToUnsigned<D>(), pairs[r]), left[r], right[r]);
-      }
+    hn::Vec<decltype(du16)> pairs[kRows];
+    GatherPairs<kRows>(du16, rows, offsets, pairs);
+    for (size_t r = 0; r < kRows; ++r) {
+      Split(d, hn::PromoteTo(hn::RebindToUnsigned<D>(), pairs[r]), left[r], right[r]);
     }
   }
 #endif
@@ -383,7 +373,11 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
   for (size_t row = 0; row < kRows; ++row) deltas[row] = static_cast<size_t>(row_deltas[row]);
   auto nan = hn::FirstN(d, 0);
 #if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
-  if constexpr (sizeof(Pair) != sizeof(uint32_t)) {  // 16-bit elements: copying is as fast
+  // Gathering pays for float32 pairs, and for 8-bit ones in vectors of 8 or more lanes (16-bit
+  // pairs fill whole 128-bit parts); copying is as fast for 16-bit elements.
+  constexpr bool kGather = sizeof(Pair) == sizeof(uint64_t) ||
+                           (sizeof(Pair) == sizeof(uint16_t) && hn::MaxLanes(d) >= 8);
+  if constexpr (kGather) {
     const unsigned char* rows[kRows];  // each row's first pair, at the corner
     for (size_t row = 0; row < kRows; ++row) {
       rows[row] = static_cast<const unsigned char*>(plane) + deltas[row] * (sizeof(Pair) / 2);
