@@ -9,10 +9,11 @@
 // that folds more than once, is planned lane by lane with the scalar coords.h instead, which
 // gives the same numbers.
 //
-// Kernel (SampleLinearPairsT): per channel, the pairs of a block of locations are loaded with
-// one scalar load each (as one 16-, 32- or 64-bit integer), which measured faster than
-// hardware gathers on L1/L2-resident data, then split and widened to float32 as vectors and
-// weighed.
+// Kernel (SampleLinearPairsT): per channel, each location's pair in each row is loaded with one
+// scalar load (as one 16-, 32- or 64-bit integer), which measured faster than hardware gathers
+// on L1/L2-resident data. Float32 and 8-bit pairs go straight into vectors (GatherPairs);
+// 16-bit ones are copied through a block buffer. Then they are split, widened to float32 and
+// weighed as vectors; float16 converts with F16C where x86 has it.
 
 // Per-target include guard (the Highway idiom).
 #if defined(GRIDSAMPLE_SRC_LINEAR_PAIRS_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -102,9 +103,10 @@ void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
 // Lane k of out[r]: the pair (one integer of twice the element's width) at element offsets[k]
 // of rows[r], for each of kRows rows. The pairs are loaded into general registers, packed into
 // 64-bit chunks and the chunks combined into halves, then wholes, all rows together so that each
-// offset is read once. On x86 that measured 1.3 to 1.8 times faster than copying the pairs
-// through memory, whose vector reloads wait for the small stores to land (and than hardware
-// gathers); for 16-bit elements copying stayed as fast. Scalable vectors have no Combine.
+// offset is read once. On AVX-512 that measured 1.2 (W1, W2) to 1.7 (W6) times faster for
+// float32 than copying the pairs through memory, whose vector reloads wait for the small stores
+// to land (hardware gathers were slower still); for 16-bit elements, and for 8-bit ones in
+// 128-bit vectors, copying stayed as fast or faster. Scalable vectors have no Combine.
 template <size_t kRows, class D>
 HWY_INLINE void GatherPairs(D d, const unsigned char* const* rows,
                             const int32_t* HWY_RESTRICT offsets, hn::Vec<D>* out) {
