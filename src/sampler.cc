@@ -60,34 +60,58 @@ struct Layout {
 // row is `tile` long, a multiple of kRowBlock, so rows stay aligned for the kernels.
 template <typename C>
 struct Scratch {
-  AlignedRow<int64_t> axis_offsets;   // [axis][tap][location]
-  AlignedRow<C> axis_weights;         // [axis][tap][location]
-  AlignedRow<int64_t> offsets;        // [combination][location]
-  AlignedRow<C> weights;              // [combination][location]
-  AlignedRow<C> values;               // [location]
-  AlignedRow<C> acc;                  // [location]
-  std::vector<size_t> pick;           // one tap per axis: the current combination
+  int64_t* axis_offsets = nullptr;   // [axis][tap][location]
+  C* axis_weights = nullptr;         // [axis][tap][location]
+  int64_t* offsets = nullptr;        // [combination][location]
+  C* weights = nullptr;              // [combination][location]
+  C* values = nullptr;               // [location]
+  C* acc = nullptr;                  // [location]
+  std::vector<size_t> pick;  // one tap per axis: the current combination
   // Pair and quad paths only.
-  AlignedRow<int32_t> base_offsets;   // [location]
-  AlignedRow<float> row_weights;      // [row][element of the window][location]
-  AlignedRow<float> grid_values;      // [location][axis]: a float16/bfloat16 grid as float32
+  int32_t* base_offsets = nullptr;   // [location]
+  float* row_weights = nullptr;      // [row][element of the window][location]
+  float* grid_values = nullptr;      // [location][axis]: a float16/bfloat16 grid as float32
+  AlignedRow<unsigned char> memory;  // all of the rows above
 
+  // One block for every row, each aligned for the kernels: a small call's cost is mostly
+  // allocation. Uninitialised (no per-call memset): every entry is written before it is read.
   void Allocate(const Layout& layout) {
     const size_t rank = layout.problem->rank, tile = layout.tile;
-    // Uninitialised (no per-call memset): every entry is written before it is read.
-    acc = AllocateRow<C>(tile);
+    size_t total = 0;
+    const auto reserve = [&total](size_t bytes) {
+      const size_t at = RoundUp(total, kRowAlignment);
+      total = at + bytes;
+      return at;
+    };
+    const size_t acc_at = reserve(tile * sizeof(C));
     if (layout.windows) {
-      base_offsets = AllocateRow<int32_t>(tile);
-      row_weights = AllocateRow<float>(layout.combinations * tile);
-      grid_values = AllocateRow<float>(rank * tile);
+      const size_t base_at = reserve(tile * sizeof(int32_t));
+      const size_t weights_at = reserve(layout.combinations * tile * sizeof(float));
+      const size_t grid_at = reserve(rank * tile * sizeof(float));
+      memory = AllocateRow<unsigned char>(total);
+      acc = At<C>(acc_at);
+      base_offsets = At<int32_t>(base_at);
+      row_weights = At<float>(weights_at);
+      grid_values = At<float>(grid_at);
       return;
     }
-    axis_offsets = AllocateRow<int64_t>(rank * layout.taps * tile);
-    axis_weights = AllocateRow<C>(rank * layout.taps * tile);
-    offsets = AllocateRow<int64_t>(layout.combinations * tile);
-    weights = AllocateRow<C>(layout.combinations * tile);
-    values = AllocateRow<C>(tile);
+    const size_t axis_offsets_at = reserve(rank * layout.taps * tile * sizeof(int64_t));
+    const size_t axis_weights_at = reserve(rank * layout.taps * tile * sizeof(C));
+    const size_t offsets_at = reserve(layout.combinations * tile * sizeof(int64_t));
+    const size_t weights_at = reserve(layout.combinations * tile * sizeof(C));
+    const size_t values_at = reserve(tile * sizeof(C));
+    memory = AllocateRow<unsigned char>(total);
+    acc = At<C>(acc_at);
+    axis_offsets = At<int64_t>(axis_offsets_at);
+    axis_weights = At<C>(axis_weights_at);
+    offsets = At<int64_t>(offsets_at);
+    weights = At<C>(weights_at);
+    values = At<C>(values_at);
     pick.resize(rank);
+  }
+  template <typename T>
+  T* At(size_t at) {
+    return reinterpret_cast<T*>(memory.get() + at);
   }
 };
 
@@ -115,7 +139,7 @@ void PlanTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, siz
   if constexpr (GD == DType::kFloat32) {
     if (!weighted && r <= kMaxPairRank && p.in_plane <= kMaxWindowPlane) {  // one offset each
       PlanNearest(coords, r, p.in.data(), p.stride.data(), layout.options, count,
-                  s->offsets.get());
+                  s->offsets);
       return;
     }
   }
@@ -138,15 +162,15 @@ void PlanTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, siz
 
   std::fill(s->pick.begin(), s->pick.end(), 0);
   for (size_t k = 0; k < layout.combinations; ++k) {
-    int64_t* offset_row = s->offsets.get() + k * stride;
-    C* weight_row = s->weights.get() + k * stride;
+    int64_t* offset_row = s->offsets + k * stride;
+    C* weight_row = s->weights + k * stride;
     std::fill(offset_row, offset_row + count, 0);
     if (weighted) std::fill(weight_row, weight_row + stride, C(1));
     for (size_t a = 0; a < r; ++a) {
       const size_t row = (a * taps + s->pick[a]) * stride;
-      const int64_t* axis_offset = s->axis_offsets.get() + row;
+      const int64_t* axis_offset = s->axis_offsets + row;
       for (size_t i = 0; i < count; ++i) offset_row[i] = CombineTaps(offset_row[i], axis_offset[i]);
-      if (weighted) MulRow(weight_row, s->axis_weights.get() + row, weight_row, stride);
+      if (weighted) MulRow(weight_row, s->axis_weights + row, weight_row, stride);
     }
     for (size_t a = r; a-- > 0;) {
       if (++s->pick[a] < taps) break;
@@ -198,11 +222,11 @@ void PlanWindowsTile(const Layout& layout, const void* grid, int64_t n, int64_t 
     values = coords;
   } else {
     for (size_t i = 0; i < count * p.rank; ++i) s->grid_values[i] = ToCompute<GD>(coords[i]);
-    values = s->grid_values.get();
+    values = s->grid_values;
   }
   const auto plan = layout.options.mode == Mode::kCubic ? PlanCubicQuads : PlanLinearPairs;
   plan(values, p.rank, p.in.data(), p.stride.data(), layout.options, count, layout.tile,
-       s->base_offsets.get(), s->row_weights.get());
+       s->base_offsets, s->row_weights);
 }
 
 // The value at one location as the generic path computes it, tap by tap: for the few outputs
@@ -246,20 +270,20 @@ void SampleWindowsTile(const Layout& layout, const void* grid, const void* x, vo
     const int64_t plane_index = n * p.channels + c;
     const Storage* in = static_cast<const Storage*>(x) + plane_index * p.in_plane;
     Storage* dst = static_cast<Storage*>(y) + plane_index * p.out_plane + l0;
-    float* out = s->acc.get();
+    float* out = s->acc;
     if constexpr (std::is_same<Storage, float>::value) out = dst;
     bool flagged = false;
     if constexpr (std::is_same<Storage, float>::value) {
       if (layout.options.mode == Mode::kCubic) {
-        flagged = SampleCubicQuads(in, s->base_offsets.get(), layout.row_deltas,
-                                   s->row_weights.get(), layout.rows, layout.tile, count, out);
+        flagged = SampleCubicQuads(in, s->base_offsets, layout.row_deltas,
+                                   s->row_weights, layout.rows, layout.tile, count, out);
       }
     }
     if (layout.options.mode != Mode::kCubic) {
       // Narrow outputs skip the float sums unless some are NaN: then a second pass finds them.
       const auto sample = [&](float* sums) {
-        return SampleLinearPairs(layout.pair_kind, in, s->base_offsets.get(), layout.row_deltas,
-                                 s->row_weights.get(), layout.rows, layout.tile, count, sums,
+        return SampleLinearPairs(layout.pair_kind, in, s->base_offsets, layout.row_deltas,
+                                 s->row_weights, layout.rows, layout.tile, count, sums,
                                  dst);
       };
       flagged = sample(std::is_same<Storage, float>::value ? out : nullptr);
@@ -290,7 +314,7 @@ void SampleTile(const Layout& layout, const void* x, void* y, int64_t n, int64_t
     Storage* out = static_cast<Storage*>(y) + plane_index * p.out_plane + l0;
     if (layout.options.mode == Mode::kNearest) {
       // A copy: exact for every type, strings included.
-      const int64_t* offsets = s->offsets.get();
+      const int64_t* offsets = s->offsets;
       for (size_t i = 0; i < count; ++i) {
         const int64_t offset = offsets[i];
         out[i] = offset >= 0            ? CopyValue<XD>(plane[offset])
@@ -303,15 +327,15 @@ void SampleTile(const Layout& layout, const void* x, void* y, int64_t n, int64_t
       using Scalar = typename XT::Scalar;
       const auto* in = reinterpret_cast<const Scalar*>(plane);
       auto* dst = reinterpret_cast<Scalar*>(out);
-      C* acc = s->acc.get();
-      C* values = s->values.get();
+      C* acc = s->acc;
+      C* values = s->values;
       for (int part = 0; part < XT::kParts; ++part) {
         std::fill(acc, acc + stride, C(0));
         std::fill(values + count, values + stride, C(0));
         for (size_t k = 0; k < layout.combinations; ++k) {
-          const int64_t* offsets = s->offsets.get() + k * stride;
+          const int64_t* offsets = s->offsets + k * stride;
           for (size_t i = 0; i < count; ++i) values[i] = TapValue<XD>(in, offsets[i], part);
-          MulAddRow(values, s->weights.get() + k * stride, acc, stride);
+          MulAddRow(values, s->weights + k * stride, acc, stride);
         }
         for (size_t i = 0; i < count; ++i) dst[i * XT::kParts + part] = FromCompute<XD>(acc[i]);
       }
