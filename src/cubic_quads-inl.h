@@ -143,15 +143,13 @@ bool SampleCubicQuadsT(const float* HWY_RESTRICT plane, const int32_t* HWY_RESTR
   auto nan = hn::FirstN(d, 0);
   for (size_t i0 = 0; i0 < count; i0 += kBlock) {
     const size_t n = std::min(kBlock, count - i0);
+    // Whole vectors: the plan's last vector is whole (kernel.h).
     const size_t padded = (n + lanes - 1) / lanes * lanes;
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = 0; i < padded; ++i) {
       const size_t base = static_cast<size_t>(base_offsets[i0 + i]);
       for (size_t row = 0; row < kRows; ++row) {
         std::memcpy(&quads[row][4 * i], plane + base + deltas[row], 4 * sizeof(float));
       }
-    }
-    for (size_t row = 0; row < kRows; ++row) {  // the weights there are finite
-      std::fill(&quads[row][4 * n], &quads[row][4 * padded], 0.0f);
     }
     for (size_t i = 0; i < n; i += lanes) {
       auto acc = hn::Zero(d);

@@ -158,6 +158,23 @@ HWY_INLINE hn::Vec<hn::RebindToSigned<D>> TruncateToInt(D /*d*/, hn::Vec<D> v) {
   return hn::ConvertTo(hn::RebindToSigned<D>(), v);
 }
 
+// The two kBits-bit integers in the low 2 * kBits bits of each uint32 lane of v (the first in
+// the low half), as float32: the integer pair kinds' widening.
+template <size_t kBits, bool kSigned, class D>
+HWY_INLINE void SplitIntegers(D d, hn::Vec<hn::RebindToUnsigned<D>> v, hn::Vec<D>& left,
+                              hn::Vec<D>& right) {
+  const hn::RebindToSigned<D> di;
+  if constexpr (kSigned) {  // sign-extended by shifting each to the top and back
+    const auto s = hn::BitCast(di, v);
+    left = hn::ConvertTo(d, hn::ShiftRight<32 - kBits>(hn::ShiftLeft<32 - kBits>(s)));
+    right = hn::ConvertTo(d, hn::ShiftRight<32 - kBits>(hn::ShiftLeft<32 - 2 * kBits>(s)));
+  } else {
+    const hn::RebindToUnsigned<D> du;
+    left = hn::ConvertTo(d, hn::BitCast(di, hn::And(v, hn::Set(du, (1u << kBits) - 1))));
+    right = hn::ConvertTo(d, hn::BitCast(di, hn::ShiftRight<kBits>(v)));
+  }
+}
+
 template <>
 struct PairFormat<PairKind::kF32> : FloatSums {
   using Pair = uint64_t;
@@ -243,17 +260,11 @@ struct PairFormat16 {
   template <class D>
   static void Load(D d, const Pair* pairs, hn::Vec<D>& left, hn::Vec<D>& right) {
     const hn::RebindToUnsigned<D> du;
-    const hn::RebindToSigned<D> di;
     const auto v = hn::LoadU(du, pairs);
     const auto low = hn::And(v, hn::Set(du, 0xFFFFu));
     const auto high = hn::ShiftRight<16>(v);
-    if constexpr (K == PairKind::kU16) {
-      left = hn::ConvertTo(d, hn::BitCast(di, low));
-      right = hn::ConvertTo(d, hn::BitCast(di, high));
-    } else if constexpr (K == PairKind::kI16) {
-      const auto s = hn::BitCast(di, v);
-      left = hn::ConvertTo(d, hn::ShiftRight<16>(hn::ShiftLeft<16>(s)));
-      right = hn::ConvertTo(d, hn::ShiftRight<16>(s));
+    if constexpr (K == PairKind::kU16 || K == PairKind::kI16) {
+      SplitIntegers<16, K == PairKind::kI16>(d, v, left, right);
     } else if constexpr (K == PairKind::kBF16) {
       left = hn::BitCast(d, hn::ShiftLeft<16>(v));
       right = hn::BitCast(d, hn::And(v, hn::Set(du, 0xFFFF0000u)));
@@ -334,19 +345,13 @@ struct PairFormat8 {
   template <class D>
   static HWY_INLINE void Split(D d, hn::Vec<hn::RebindToUnsigned<D>> v, hn::Vec<D>& left,
                                hn::Vec<D>& right) {
-    const hn::RebindToUnsigned<D> du;
-    const hn::RebindToSigned<D> di;
-    const auto low = hn::And(v, hn::Set(du, 0xFFu));
-    const auto high = hn::ShiftRight<8>(v);
-    if constexpr (K == PairKind::kU8) {
-      left = hn::ConvertTo(d, hn::BitCast(di, low));
-      right = hn::ConvertTo(d, hn::BitCast(di, high));
-    } else if constexpr (K == PairKind::kI8) {
-      const auto s = hn::BitCast(di, v);
-      left = hn::ConvertTo(d, hn::ShiftRight<24>(hn::ShiftLeft<24>(s)));
-      right = hn::ConvertTo(d, hn::ShiftRight<24>(hn::ShiftLeft<16>(s)));
+    if constexpr (K == PairKind::kU8 || K == PairKind::kI8) {
+      SplitIntegers<8, K == PairKind::kI8>(d, v, left, right);
     } else {  // bool: any nonzero byte is 1
+      const hn::RebindToUnsigned<D> du;
       const auto one = hn::Set(d, 1.0f);
+      const auto low = hn::And(v, hn::Set(du, 0xFFu));
+      const auto high = hn::ShiftRight<8>(v);
       left = hn::IfThenElseZero(hn::RebindMask(d, hn::Ne(low, hn::Zero(du))), one);
       right = hn::IfThenElseZero(hn::RebindMask(d, hn::Ne(high, hn::Zero(du))), one);
     }
@@ -358,7 +363,6 @@ template <>
 struct PairFormat<PairKind::kU8> : PairFormat8<PairKind::kU8> {};
 template <>
 struct PairFormat<PairKind::kBool> : PairFormat8<PairKind::kBool> {};
-
 
 template <PairKind K, size_t kRows>
 bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offsets,
@@ -383,7 +387,7 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
   if constexpr (kGather) {
     const unsigned char* rows[kRows];  // each row's first pair, at the corner
     for (size_t row = 0; row < kRows; ++row) {
-      rows[row] = static_cast<const unsigned char*>(plane) + deltas[row] * (sizeof(Pair) / 2);
+      rows[row] = bytes + deltas[row] * kElement;
     }
     // The plan's last vector is whole (kernel.h), so every lane reads a pair inside the input.
     for (size_t i = 0; i < count; i += lanes) {
@@ -404,15 +408,13 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
   alignas(64) Pair pairs[kRows][kWindowBlock];
   for (size_t i0 = 0; i0 < count; i0 += kWindowBlock) {
     const size_t n = std::min(kWindowBlock, count - i0);
+    // Whole vectors, as the gather above: the plan's last vector is whole.
     const size_t padded = (n + lanes - 1) / lanes * lanes;
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = 0; i < padded; ++i) {
       const size_t base = static_cast<size_t>(base_offsets[i0 + i]);
       for (size_t row = 0; row < kRows; ++row) {
         std::memcpy(&pairs[row][i], bytes + (base + deltas[row]) * kElement, sizeof(Pair));
       }
-    }
-    for (size_t i = n; i < padded; ++i) {  // the weights there are finite
-      for (size_t row = 0; row < kRows; ++row) pairs[row][i] = 0;
     }
     for (size_t i = 0; i < n; i += lanes) {
       auto acc = hn::Zero(d);

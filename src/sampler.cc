@@ -12,6 +12,7 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <type_traits>
@@ -66,7 +67,7 @@ struct Scratch {
   C* weights = nullptr;              // [combination][location]
   C* values = nullptr;               // [location]
   C* acc = nullptr;                  // [location]
-  std::vector<size_t> pick;  // one tap per axis: the current combination
+  std::vector<size_t> pick;          // one tap per axis: the current combination
   // Pair and quad paths only.
   int32_t* base_offsets = nullptr;   // [location]
   float* row_weights = nullptr;      // [row][element of the window][location]
@@ -125,6 +126,14 @@ typename Traits<XD>::Compute TapValue(const typename Traits<XD>::Scalar* in, int
   return offset == kZeroTap ? C(0) : std::numeric_limits<C>::quiet_NaN();
 }
 
+// The grid values of locations l0.. of batch item n, as stored.
+template <DType GD>
+const typename Traits<GD>::Storage* GridAt(const Problem& p, const void* grid, int64_t n,
+                                           int64_t l0) {
+  return static_cast<const typename Traits<GD>::Storage*>(grid) +
+         (n * p.out_plane + l0) * static_cast<int64_t>(p.rank);
+}
+
 // Plans one tile: the taps of every axis at every location, then (for linear and cubic) the
 // weight and offset of every combination of one tap per axis, in odometer order (last axis
 // fastest, as the reference sums them).
@@ -134,8 +143,7 @@ void PlanTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, siz
   const Problem& p = *layout.problem;
   const size_t r = p.rank, taps = layout.taps, stride = layout.tile;
   const bool weighted = layout.options.mode != Mode::kNearest;  // nearest copies: no weights
-  const auto* coords = static_cast<const typename Traits<GD>::Storage*>(grid) +
-                       (n * p.out_plane + l0) * static_cast<int64_t>(r);
+  const auto* coords = GridAt<GD>(p, grid, n, l0);
   if constexpr (GD == DType::kFloat32) {
     if (!weighted && r <= kMaxPairRank && p.in_plane <= kMaxWindowPlane) {  // one offset each
       PlanNearest(coords, r, p.in.data(), p.stride.data(), layout.options, count,
@@ -182,39 +190,26 @@ void PlanTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, siz
 // The element kind the pair path reads for dtype D, if it has one (one real component,
 // computed in float32, converted by a kernel-side widening).
 template <DType D>
-constexpr bool HasPairKind() {
-  using T = Traits<D>;
-  return T::kKind == Kind::kHalf || T::kKind == Kind::kBFloat16 || T::kKind == Kind::kBool ||
-         std::is_same<typename T::Storage, float>::value ||
-         (T::kKind == Kind::kInt && sizeof(typename T::Storage) <= 2);
-}
-template <DType D>
-constexpr PairKind PairKindOf() {
+constexpr std::optional<PairKind> PairKindOf() {
   using T = Traits<D>;
   using S = typename T::Storage;
   if (T::kKind == Kind::kHalf) return PairKind::kF16;
   if (T::kKind == Kind::kBFloat16) return PairKind::kBF16;
   if (T::kKind == Kind::kBool) return PairKind::kBool;
+  if (std::is_same<S, float>::value) return PairKind::kF32;
+  if (T::kKind != Kind::kInt) return std::nullopt;
   if (std::is_same<S, int8_t>::value) return PairKind::kI8;
   if (std::is_same<S, uint8_t>::value) return PairKind::kU8;
   if (std::is_same<S, int16_t>::value) return PairKind::kI16;
   if (std::is_same<S, uint16_t>::value) return PairKind::kU16;
-  return PairKind::kF32;
-}
-
-// The grid values of locations l0.. of batch item n, as stored.
-template <DType GD>
-const typename Traits<GD>::Storage* GridAt(const Problem& p, const void* grid, int64_t n,
-                                           int64_t l0) {
-  return static_cast<const typename Traits<GD>::Storage*>(grid) +
-         (n * p.out_plane + l0) * static_cast<int64_t>(p.rank);
+  return std::nullopt;
 }
 
 // Plans one tile for the pair or quad path (a float32-computed grid: float32, float16,
 // bfloat16).
 template <DType GD>
 void PlanWindowsTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, size_t count,
-                   Scratch<float>* s) {
+                     Scratch<float>* s) {
   const Problem& p = *layout.problem;
   const auto* coords = GridAt<GD>(p, grid, n, l0);
   const float* values;
@@ -263,7 +258,7 @@ float ExactValue(const Layout& layout, const typename Traits<GD>::Storage* coord
 // The pair (or quad) path for every channel of a planned tile.
 template <DType XD, DType GD>
 void SampleWindowsTile(const Layout& layout, const void* grid, const void* x, void* y, int64_t n,
-                     int64_t l0, size_t count, Scratch<float>* s) {
+                       int64_t l0, size_t count, Scratch<float>* s) {
   using Storage = typename Traits<XD>::Storage;
   const Problem& p = *layout.problem;
   for (int64_t c = 0; c < p.channels; ++c) {
@@ -354,8 +349,9 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   layout.taps = static_cast<size_t>(TapsPerAxis(options.mode));
   layout.combinations = 1;
   for (size_t a = 0; a < p.rank; ++a) layout.combinations *= layout.taps;
+  constexpr std::optional<PairKind> kPairKind = PairKindOf<XD>();
   constexpr bool kWindowTypes =
-      HasPairKind<XD>() && std::is_same<typename Traits<GD>::Compute, float>::value;
+      kPairKind.has_value() && std::is_same<typename Traits<GD>::Compute, float>::value;
   layout.windows = false;
   const bool small_plane = p.in_plane <= kMaxWindowPlane;
   if (options.mode == Mode::kLinear) {
@@ -363,10 +359,10 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
         kWindowTypes && p.rank <= kMaxPairRank && p.in[p.rank - 1] >= 2 && small_plane;
   } else if (options.mode == Mode::kCubic) {  // the quad path: float32 only, axes of 4 or more
     layout.windows = kWindowTypes && XD == DType::kFloat32 && p.rank <= kMaxQuadRank &&
-                   small_plane &&
-                   std::all_of(p.in.begin(), p.in.end(), [](int64_t e) { return e >= 4; });
+                     small_plane &&
+                     std::all_of(p.in.begin(), p.in.end(), [](int64_t e) { return e >= 4; });
   }
-  layout.pair_kind = PairKindOf<XD>();
+  layout.pair_kind = kPairKind.value_or(PairKind::kF32);  // read on the window paths only
   layout.rows = layout.combinations / layout.taps;
   if (layout.windows) {
     WindowRowDeltas(p.rank, layout.taps, p.in.data(), p.stride.data(), layout.row_deltas);
@@ -379,7 +375,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   // Tiles as large as the plan budget allows, but small enough that every thread gets a few
   // (a batch of one image must still spread over the threads).
   size_t tile = layout.windows ? kGroupPlanBudget / layout.combinations
-                             : std::max<size_t>(kPlanBudget / layout.combinations, 1);
+                               : std::max<size_t>(kPlanBudget / layout.combinations, 1);
   const size_t per_batch = static_cast<size_t>(p.out_plane);
   const size_t wanted_items = 4 * threads;
   if (threads > 1 && static_cast<size_t>(p.batch) < wanted_items) {
@@ -406,7 +402,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
       if (layout.windows) {
         PlanWindowsTile<GD>(layout, grid.data, n, l0, count, &scratch[worker]);
         SampleWindowsTile<XD, GD>(layout, grid.data, x.data, y.data, n, l0, count,
-                                &scratch[worker]);
+                                  &scratch[worker]);
         return;
       }
     }
