@@ -86,22 +86,25 @@ export async function timeRuns(run, { minTimeMs, minRuns, maxRuns, warmupRuns })
       await pending;
     }
   };
-  const warmStart = performance.now();
   const warmRuns = Math.max(1, warmupRuns);
   for (let i = 0; i < warmRuns; ++i) await warm();
-  const perRun = (performance.now() - warmStart) / warmRuns;
-  const batch = Math.max(1, Math.min(10000, Math.floor(1 / Math.max(perRun, 1e-4))));
-  const sample = sync
-    ? () => {
+  const time = sync
+    ? (batch) => {
         const t0 = performance.now();
         for (let i = 0; i < batch; ++i) run();
         return (performance.now() - t0) / batch;
       }
-    : async () => {
+    : async (batch) => {
         const t0 = performance.now();
         for (let i = 0; i < batch; ++i) await run();
         return (performance.now() - t0) / batch;
       };
+  // The batch: doubled until it lasts about 1 ms. Sized from the warm-up runs alone (the
+  // slowest: compilation, first allocations), a call of microseconds got a batch of one, and
+  // its samples were mostly the timer's own cost.
+  let batch = 1;
+  while (batch < 10000 && batch * (await time(batch)) < 1) batch *= 2;
+  const sample = () => time(batch);
   const times = [];
   const start = performance.now();
   while (times.length < maxRuns &&

@@ -71,6 +71,7 @@ const SCRATCH_DIMS = 48;  // dims a call keeps in the scratch allocated at init(
 // before the core parses it and names it in its message.
 const MAX_SPELLING = 32;
 const OPTION_NAMES = ['mode', 'paddingMode', 'alignCorners', 'out'];
+const OPTION_SET = new Set(OPTION_NAMES);
 
 let runtime = null;  // what load() returns: the module, the dtypes, parsed attributes, scratch
 let loading = null;  // the promise of the first init() still under way
@@ -180,6 +181,7 @@ async function load(platform, options) {
     modes: new Map(),     // spelling → Mode value, as the core parsed it
     paddings: new Map(),  // spelling → Padding value
     dimsCapacity: SCRATCH_DIMS,
+    lastShapes: null,     // { x, grid, y }: the dims of the last OutputShape that succeeded
     dimsScratch,
     textScratch,
   };
@@ -249,8 +251,9 @@ function shapeText(dims) {
 }
 
 // A copy of an array (or of a Proxy of one: its length may be anything), each element read
-// once and passed to check(value, its name), which throws for a value it refuses. Each element
-// takes `bytes` on the heap, which bounds the length (and the time spent reading).
+// once and passed to check(value, what, index), which throws for a value it refuses (naming it
+// `${what}[${index}]`: built only then, as a call's own cost is mostly such small work). Each
+// element takes `bytes` on the heap, which bounds the length (and the time spent reading).
 function copyArray(what, array, bytes, check) {
   const length = array.length;
   if (!Number.isSafeInteger(length) || length < 0) {
@@ -263,10 +266,25 @@ function copyArray(what, array, bytes, check) {
   const copy = [];
   for (let i = 0; i < length; ++i) {
     const value = array[i];
-    check(value, `${what}[${i}]`);
+    check(value, what, i);
     copy.push(value);
   }
   return copy;
+}
+
+function checkExtent(extent, what, i) {
+  if (typeof extent !== 'number') {
+    throw new TypeError(`gridsample: ${what}[${i}] must be a number, got ${describe(extent)}`);
+  }
+  if (!Number.isSafeInteger(extent)) {
+    throw new RangeError(`gridsample: ${what}[${i}] must be an integer, got ${extent}`);
+  }
+}
+
+function checkString(value, what, i) {
+  if (typeof value !== 'string') {
+    throw new TypeError(`gridsample: ${what}[${i}] must be a string, got ${describe(value)}`);
+  }
 }
 
 // The bytes of a typed array, as a Uint8Array of our own over its memory (made with the
@@ -298,14 +316,7 @@ function readTensor(name, tensor) {
     throw new TypeError(
         `gridsample: ${name}.dims must be an array of numbers, got ${describe(dims)}`);
   }
-  const extents = copyArray(`${name}.dims`, dims, 8, (extent, at) => {
-    if (typeof extent !== 'number') {
-      throw new TypeError(`gridsample: ${at} must be a number, got ${describe(extent)}`);
-    }
-    if (!Number.isSafeInteger(extent)) {
-      throw new RangeError(`gridsample: ${at} must be an integer, got ${extent}`);
-    }
-  });
+  const extents = copyArray(`${name}.dims`, dims, 8, checkExtent);
   const array = arrayName(data);
   if (array === undefined) {
     throw new TypeError(
@@ -327,11 +338,7 @@ function readTensor(name, tensor) {
                         `(expected ${info.arrays.join(' or ')})`);
   }
   if (array === 'Array') {
-    const strings = copyArray(`${name}.data`, data, info.size, (value, at) => {
-      if (typeof value !== 'string') {
-        throw new TypeError(`gridsample: ${at} must be a string, got ${describe(value)}`);
-      }
-    });
+    const strings = copyArray(`${name}.data`, data, info.size, checkString);
     return { dims: extents, info, array, length: strings.length, strings };
   }
   const bytes = bytesOf(`${name}.data`, data);
@@ -355,7 +362,7 @@ function readOptions(options) {
   }
   // A misspelt option would otherwise be dropped without a word, and its default used.
   for (const key of Object.keys(options)) {
-    if (!OPTION_NAMES.includes(key)) {
+    if (!OPTION_SET.has(key)) {
       const likely = likelyOption(key);
       throw new TypeError(`gridsample: options: unknown option ${quote(key)}` +
                           (likely ? ` (did you mean ${likely}?)` : '') +
@@ -393,9 +400,19 @@ function readOptions(options) {
            out: outView };
 }
 
+// What ran while the arguments were read (a getter, a Proxy trap) may have detached or shrunk
+// a buffer read before (`view`: what readTensor or readOptions made of it, if anything).
+function checkStillUsable(name, view) {
+  if (view !== undefined && view.bytes !== undefined &&
+      view.bytes.byteLength !== view.byteLength) {
+    throw new TypeError(`gridsample: ${name}: the array's ArrayBuffer was detached or shrunk ` +
+                        'while the arguments were read');
+  }
+}
+
 function elementCount(dims) {
   let count = 1;
-  for (const extent of dims) count *= extent;
+  for (let i = 0; i < dims.length; ++i) count *= dims[i];
   return count;
 }
 
@@ -435,6 +452,33 @@ function putDims(heap64, at, dims) {
   for (let i = 0; i < dims.length; ++i) heap64[base + i] = dims[i];
 }
 
+function sameDims(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; ++i) {
+    if (a[i] !== b[i]) return false;
+  }
+  return true;
+}
+
+// Y's dims, as the core's OutputShape gives them for X's and the grid's dims (on the heap at
+// xAt and gridAt; yAt has room for Y's). The last answer is kept: pipelines call with the same
+// shapes again and again, and asking the core costs as much as sampling a small input. (The
+// core checks Y's shape again when it samples.)
+function outputDims(xDims, gridDims, xAt, gridAt, yAt) {
+  const last = runtime.lastShapes;
+  if (last !== null && sameDims(last.x, xDims) && sameDims(last.grid, gridDims)) {
+    return last.y.slice();
+  }
+  const module = runtime.module;
+  const code = module.outputShape(xAt, xDims.length, gridAt, gridDims.length, yAt);
+  if (code !== runtime.ok) throw errorOf(code);
+  const yDims = [];
+  const heap64 = module.HEAPF64;
+  for (let i = 0; i < xDims.length; ++i) yDims.push(heap64[yAt / 8 + i]);
+  runtime.lastShapes = { x: xDims, grid: gridDims, y: yDims.slice() };
+  return yDims;
+}
+
 // Y = GridSample(X, grid): see index.d.ts.
 export function gridSample(x, grid, options) {
   if (!runtime) {
@@ -447,13 +491,9 @@ export function gridSample(x, grid, options) {
   const { mode, paddingMode, alignCorners, out } = readOptions(options);
   // From here on, no code of the caller's runs; what ran while the arguments were read may
   // have detached or shrunk a buffer read before.
-  for (const [name, view] of [['x.data', xt], ['grid.data', gt], ['options.out', out]]) {
-    if (view !== undefined && view.bytes !== undefined &&
-        view.bytes.byteLength !== view.byteLength) {
-      throw new TypeError(`gridsample: ${name}: the array's ArrayBuffer was detached or shrunk ` +
-                          'while the arguments were read');
-    }
-  }
+  checkStillUsable('x.data', xt);
+  checkStillUsable('grid.data', gt);
+  checkStillUsable('options.out', out);
   if (gt.info.name === 'string') {
     throw new TypeError('gridsample: grid.type: a grid holds coordinates, not strings (expected ' +
                         'a floating-point type)');
@@ -468,9 +508,7 @@ export function gridSample(x, grid, options) {
     const yDimsAt = gridDims + 8 * gridRank;
     putDims(module.HEAPF64, xDims, xt.dims);
     putDims(module.HEAPF64, gridDims, gt.dims);
-    const code = module.outputShape(xDims, xRank, gridDims, gridRank, yDimsAt);
-    if (code !== runtime.ok) throw errorOf(code);
-    const yDims = Array.from(module.HEAPF64.subarray(yDimsAt / 8, yDimsAt / 8 + xRank));
+    const yDims = outputDims(xt.dims, gt.dims, xDims, gridDims, yDimsAt);
     checkLength('x', xt);
     checkLength('grid', gt);
     const modeValue = attribute(runtime.modes, module.parseMode, mode);
@@ -535,7 +573,7 @@ function sampleNumbers({ xt, gt, xDims, gridDims, yDims, modeValue, paddingValue
   }
   const xBytes = xt.bytes.byteLength;
   const gridBytes = gt.bytes.byteLength;
-  const yBytes = elementCount(yDims) * xt.info.size;
+  const yBytes = yCount / xt.info.parts * xt.info.size;
   const total = alignUp(xBytes) + alignUp(gridBytes) + yBytes;
   if (total > MAX_HEAP_BYTES) {
     throw new RangeError(`gridsample: the tensors need ${total} bytes, more than the ` +
