@@ -78,6 +78,29 @@ bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_off
                        const int32_t* row_deltas, const float* row_weights, size_t rows,
                        size_t stride, size_t count, float* out, void* dst);
 
+// The channels-last linear path (channels_last-inl.h): the pair path's kernel for images with
+// many channels, of the float kinds (kF32, kF16, kBF16), reading a float32 copy of the input
+// whose pixels hold their channels side by side, `padded` floats each (channels rounded up to
+// kChannelPad; the copy has kRowBlock floats of slack at its end, as the last vector may run
+// past a pixel).
+inline constexpr size_t kChannelPad = 16;
+
+// pixels[p * padded + c] = planes[c * plane + p] (elements of `kind`, as float32) for
+// c < channels and locations p in [begin, end) of one batch item's planes; 0 for the padding
+// c in [channels, padded).
+void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t plane,
+                    size_t padded, size_t begin, size_t end, float* pixels);
+
+// SampleLinearPairs(kind, ...) for every channel c < channels of one batch item at once, from
+// its channels-last copy `pixels` and a plan of PlanLinearPairs: the outputs (elements of
+// `kind`) go to out[c * out_stride + i] for i < count, equal bit for bit to the pair path's.
+// Returns whether some sum may be NaN: the caller finds those (through the pair path's float
+// sums for narrow kinds) and recomputes them, as for the pair path.
+bool SampleLinearChannelsLast(PairKind kind, const float* pixels, size_t channels,
+                              size_t padded, const int32_t* base_offsets,
+                              const int32_t* row_deltas, const float* row_weights, size_t rows,
+                              size_t stride, size_t count, void* out, size_t out_stride);
+
 // The cubic quad path (cubic_quads-inl.h): cubic interpolation of float32 data, 1 to
 // kMaxQuadRank spatial axes of at least 4 elements each, input planes of at most
 // kMaxWindowPlane elements. The same contract as the pair path with windows of four: per

@@ -178,6 +178,11 @@ HWY_INLINE void SplitIntegers(D d, hn::Vec<hn::RebindToUnsigned<D>> v, hn::Vec<D
 template <>
 struct PairFormat<PairKind::kF32> : FloatSums {
   using Pair = uint64_t;
+  // A vector of elements as float32 (the channels-last path's widening).
+  template <class D>
+  static hn::Vec<D> Widen(D d, const Element* elements) {
+    return hn::LoadU(d, elements);
+  }
   template <class D>
   static void Load(D d, const Pair* pairs, hn::Vec<D>& left, hn::Vec<D>& right) {
     hn::LoadInterleaved2(d, reinterpret_cast<const float*>(pairs), left, right);
@@ -280,6 +285,21 @@ struct PairFormat16 {
       right = HalfToFloat(d, high);
 #endif
     }
+  }
+  // A vector of float16 or bfloat16 elements as float32, as Load widens each element of a pair.
+  template <class D>
+  static hn::Vec<D> Widen(D d, const Element* elements) {
+    static_assert(K == PairKind::kF16 || K == PairKind::kBF16, "float elements only");
+    const hn::Rebind<uint16_t, D> du16;
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+    if constexpr (K == PairKind::kF16) {  // F16C, as in Load
+      const hn::Rebind<hwy::float16_t, D> df16;
+      return hn::PromoteTo(d, hn::BitCast(df16, hn::LoadU(du16, elements)));
+    }
+#endif
+    const auto v = hn::PromoteTo(hn::RebindToUnsigned<D>(), hn::LoadU(du16, elements));
+    if constexpr (K == PairKind::kBF16) return hn::BitCast(d, hn::ShiftLeft<16>(v));
+    return HalfToFloat(d, v);
   }
   // IEEE binary16 bits (in the low half of each lane) → float32, exactly: the magnitude bits
   // shifted into place, times 2^112, rebias normals and scale subnormals alike; the all-ones

@@ -125,6 +125,45 @@ TEST_CASE("The linear pair path equals the reference on wide outputs", "[sampler
   }
 }
 
+TEST_CASE("The channels-last path equals the reference", "[sampler]") {
+  // Linear float32/float16/bfloat16 with enough channels for the channels-last copy (sampler.cc,
+  // ChannelsLastPays): channel counts that are not a multiple of the padding or that span
+  // several passes, an outer axis of size 1, 2-D to 4-D, a batch of two, tiles that end inside a
+  // block, non-finite inputs and grid values, 1 and 2 threads, every target.
+  struct Shape {
+    std::vector<int64_t> input, output;
+  };
+  const std::vector<Shape> shapes = {{{2, 17, 9, 13}, {10, 12}},
+                                     {{1, 16, 1, 20}, {1, 30}},
+                                     {{1, 100, 8, 8}, {9, 7}},
+                                     {{1, 33, 50, 60}, {45, 67}},
+                                     {{1, 9, 5, 30, 30}, {5, 30, 16}},
+                                     {{1, 8, 3, 4, 20, 20}, {3, 4, 20, 20}}};
+  const DType dtypes[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
+  uint64_t seed = 900;
+  test::ForEachTarget([&](int64_t) {
+    for (const Shape& shape : shapes) {
+      for (DType dtype : dtypes) {
+        for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
+          ++seed;
+          GridSampleTester()
+              .input(shape.input)
+              .output(shape.output)
+              .dtype(dtype)
+              .padding(padding)
+              .align_corners(seed % 2 == 0)
+              .grid_range(1.2)
+              .special_input(seed % 3 == 0)
+              .special_values(seed % 5 == 0)
+              .threads(1 + static_cast<int>(seed % 2))
+              .seed(seed)
+              .Test();
+        }
+      }
+    }
+  });
+}
+
 TEST_CASE("The cubic quad path equals the reference in 1-D, 2-D and 3-D", "[sampler]") {
   // float32 with every axis of at least 4 elements: windows of four, including axes of
   // exactly 4, every padding, non-finite inputs, every target.

@@ -3,8 +3,11 @@
 //
 // Contract
 // - Memory: every tensor is a view over caller-owned, dense, row-major memory. GridSample
-//   allocates only internal scratch (freed before it returns) and never keeps a pointer after
-//   it returns.
+//   allocates only internal scratch and never keeps a pointer to a tensor after it returns.
+//   The scratch is freed before it returns, but for one buffer: linear sampling of float
+//   images with many channels reads a float32 copy of X with the channels innermost, which
+//   the calling thread keeps for its next call (up to 32 MB; larger copies are freed) as
+//   allocating it afresh costs as much as the copy saves. It is freed when the thread exits.
 // - Aliasing: y must not overlap x or grid.
 // - Threads: GridSample may use up to Options::num_threads worker threads (at most the
 //   hardware's thread count) from a persistent pool shared by all calls; it returns only when
