@@ -16,7 +16,6 @@
 #include <string>
 #include <system_error>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "convert.h"
@@ -38,6 +37,8 @@ constexpr size_t kPlanBudget = 16384;
 constexpr size_t kGroupPlanBudget = 8192;
 // Below this many weighted taps a call stays on the calling thread.
 constexpr int64_t kParallelThreshold = 1 << 16;
+// The channels-last copy holds at most this many floats (plus kRowBlock): 32 MB.
+constexpr size_t kMaxChannelsLast = size_t{8} << 20;
 // Input elements per work item of the channels-last copy (a whole number of kRowBlock
 // locations): enough work items for every thread even when the planes are small.
 constexpr size_t kToChannelsLastItem = size_t{1} << 16;
@@ -49,6 +50,8 @@ constexpr size_t kToChannelsLastItem = size_t{1} << 16;
 // an output not much smaller than the input (the copy reads all of it).
 bool ChannelsLastPays(const Problem& p, size_t rows) {
   const int64_t channels = p.channels;
+  const int64_t padded = (channels + kChannelPad - 1) / kChannelPad * kChannelPad;
+  if (p.in_plane > static_cast<int64_t>(kMaxChannelsLast) / padded) return false;
   return rows >= 2 && channels * static_cast<int64_t>(rows) >= 32 &&
          channels >= static_cast<int64_t>(kChannelPad / 2) && 2 * p.out_plane >= p.in_plane &&
          (rows == 2 || p.in_plane > 4096);
@@ -56,46 +59,22 @@ bool ChannelsLastPays(const Problem& p, size_t rows) {
 
 size_t RoundUp(size_t n, size_t block) { return (n + block - 1) / block * block; }
 
-// The channels-last copy of the input, kept by each calling thread for its next call (up to
-// kMaxKept floats; a larger one is freed when the call ends). A fresh copy of a few megabytes
-// costs the kernel's page faults, as much as the path saves: W1 took 1.33 ms with a fresh copy
-// per call against 0.30 ms with the kept one (0.58 ms on the pair path).
-class KeptCopy {
- public:
-  static constexpr size_t kMaxKept = size_t{8} << 20;  // 32 MB
-  // A lease of at least `floats` floats, valid until it is destroyed; throws std::bad_alloc.
-  struct Lease {
-    float* floats = nullptr;
-    Lease() = default;
-    Lease(Lease&& other) noexcept : floats(std::exchange(other.floats, nullptr)) {}
-    Lease& operator=(Lease&& other) noexcept {
-      std::swap(floats, other.floats);
-      return *this;
-    }
-    ~Lease() {
-      if (floats != nullptr && Kept().size > kMaxKept) Kept() = KeptCopy();
-    }
-  };
-  static Lease Get(size_t floats) {
-    KeptCopy& kept = Kept();
-    if (kept.size < floats) {
-      kept = KeptCopy();  // the old one first: both need not fit at once
-      kept.row = AllocateRow<float>(floats);
-      kept.size = floats;
-    }
-    Lease lease;
-    lease.floats = kept.row.get();
-    return lease;
+// The channels-last copy of up to kMaxChannelsLast floats (ChannelsLastPays keeps one batch
+// item within it), kept by each calling thread for its next call: a fresh copy of a few
+// megabytes costs the kernel's page faults, as much as the path saves (W1 took 1.33 ms with a
+// fresh copy per call against 0.30 ms with the kept one, and 0.58 ms on the pair path).
+// Throws std::bad_alloc.
+float* KeptCopy(size_t floats) {
+  thread_local AlignedRow<float> kept;
+  thread_local size_t size = 0;
+  if (size < floats) {
+    kept.reset();  // the old one first: both need not fit at once
+    size = 0;
+    kept = AllocateRow<float>(floats);
+    size = floats;
   }
-
- private:
-  static KeptCopy& Kept() {
-    thread_local KeptCopy kept;
-    return kept;
-  }
-  AlignedRow<float> row;
-  size_t size = 0;
-};
+  return kept.get();
+}
 
 // The per-call constants every tile needs.
 struct Layout {
@@ -112,9 +91,11 @@ struct Layout {
   size_t rows;
   int32_t row_deltas[kMaxWindowRows];
   // The channels-last path (kernel.h) when padded_channels > 0: the pair path's plan, and the
-  // input copied to `pixels` with the channels of each pixel side by side.
+  // input of batch items pixels_batch.. copied to `pixels` with the channels of each pixel side
+  // by side.
   size_t padded_channels;
   const float* pixels;
+  int64_t pixels_batch;
 };
 
 // Scratch of one worker, sized once per call on the calling thread (so that an allocation
@@ -371,7 +352,8 @@ void SampleChannelsLastTile(const Layout& layout, const void* grid, const void* 
   using Storage = typename Traits<XD>::Storage;
   const Problem& p = *layout.problem;
   const size_t padded = layout.padded_channels;
-  const float* pixels = layout.pixels + static_cast<size_t>(n * p.in_plane) * padded;
+  const float* pixels =
+      layout.pixels + static_cast<size_t>((n - layout.pixels_batch) * p.in_plane) * padded;
   Storage* out = static_cast<Storage*>(y) + n * p.channels * p.out_plane + l0;
   const bool flagged = SampleLinearChannelsLast(
       layout.pair_kind, pixels, static_cast<size_t>(p.channels), padded, s->base_offsets,
@@ -471,6 +453,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   }
   layout.padded_channels = 0;
   layout.pixels = nullptr;
+  layout.pixels_batch = 0;
   if constexpr (kChannelsLastTypes) {
     if (layout.windows && options.mode == Mode::kLinear && ChannelsLastPays(p, layout.rows)) {
       layout.padded_channels = RoundUp(static_cast<size_t>(p.channels), kChannelPad);
@@ -495,54 +478,64 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   layout.tile = RoundUp(std::min(tile, per_batch), kRowBlock);
   layout.tiles_per_batch =
       (p.out_plane + static_cast<int64_t>(layout.tile) - 1) / static_cast<int64_t>(layout.tile);
-  const size_t items = static_cast<size_t>(p.batch * layout.tiles_per_batch);
-  threads = std::min(threads, items);
+  threads = std::min(threads, static_cast<size_t>(p.batch * layout.tiles_per_batch));
 
   std::vector<Scratch<C>> scratch(threads);
   for (Scratch<C>& worker : scratch) worker.Allocate(layout);
-  KeptCopy::Lease pixels;
-  if (kChannelsLastTypes && layout.padded_channels > 0) {
-    const size_t channels = static_cast<size_t>(p.channels);
-    const size_t plane = static_cast<size_t>(p.in_plane), padded = layout.padded_channels;
-    pixels = KeptCopy::Get(static_cast<size_t>(p.batch) * plane * padded + kRowBlock);
-    layout.pixels = pixels.floats;
-    const size_t per_item =
-        RoundUp(std::max<size_t>(kToChannelsLastItem / channels, 1), kRowBlock);
-    const size_t blocks = (plane + per_item - 1) / per_item;
-    ParallelFor(static_cast<size_t>(p.batch) * blocks, threads, [&](size_t item, size_t) {
-      const size_t n = item / blocks, begin = item % blocks * per_item;
-      ToChannelsLast(layout.pair_kind,
-                     static_cast<const typename Traits<XD>::Storage*>(x.data) +
-                         n * channels * plane,
-                     channels, plane, padded, begin, std::min(plane, begin + per_item),
-                     pixels.floats + n * plane * padded);
+  // The channels-last path copies and samples a few batch items at a time (as many as the
+  // kept copy holds); the other paths take the whole batch at once.
+  int64_t batch_step = p.batch;
+  float* pixels = nullptr;
+  const size_t channels = static_cast<size_t>(p.channels);
+  const size_t plane = static_cast<size_t>(p.in_plane), padded = layout.padded_channels;
+  if (kChannelsLastTypes && padded > 0) {
+    batch_step =
+        std::min(p.batch, static_cast<int64_t>(kMaxChannelsLast / (plane * padded)));
+    pixels = KeptCopy(static_cast<size_t>(batch_step) * plane * padded + kRowBlock);
+  }
+  for (int64_t n0 = 0; n0 < p.batch; n0 += batch_step) {
+    const int64_t batch_items = std::min(batch_step, p.batch - n0);
+    if (kChannelsLastTypes && padded > 0) {
+      const size_t per_item =
+          RoundUp(std::max<size_t>(kToChannelsLastItem / channels, 1), kRowBlock);
+      const size_t blocks = (plane + per_item - 1) / per_item;
+      ParallelFor(static_cast<size_t>(batch_items) * blocks, threads, [&](size_t item, size_t) {
+        const size_t k = item / blocks, begin = item % blocks * per_item;
+        ToChannelsLast(layout.pair_kind,
+                       static_cast<const typename Traits<XD>::Storage*>(x.data) +
+                           (static_cast<size_t>(n0) + k) * channels * plane,
+                       channels, plane, padded, begin, std::min(plane, begin + per_item),
+                       pixels + k * plane * padded);
+      });
+      layout.pixels = pixels;
+      layout.pixels_batch = n0;
+    }
+    const size_t items = static_cast<size_t>(batch_items * layout.tiles_per_batch);
+    ParallelFor(items, std::min(threads, items), [&](size_t item, size_t worker) {
+      const int64_t n = n0 + static_cast<int64_t>(item) / layout.tiles_per_batch;
+      const int64_t l0 = static_cast<int64_t>(item) % layout.tiles_per_batch *
+                         static_cast<int64_t>(layout.tile);
+      const size_t count = static_cast<size_t>(
+          std::min<int64_t>(static_cast<int64_t>(layout.tile), p.out_plane - l0));
+      if constexpr (kWindowTypes) {
+        if (layout.windows) {
+          PlanWindowsTile<GD>(layout, grid.data, n, l0, count, &scratch[worker]);
+          if constexpr (kChannelsLastTypes) {
+            if (layout.padded_channels > 0) {
+              SampleChannelsLastTile<XD, GD>(layout, grid.data, x.data, y.data, n, l0, count,
+                                             &scratch[worker]);
+              return;
+            }
+          }
+          SampleWindowsTile<XD, GD>(layout, grid.data, x.data, y.data, n, l0, count,
+                                    &scratch[worker]);
+          return;
+        }
+      }
+      PlanTile<GD>(layout, grid.data, n, l0, count, &scratch[worker]);
+      SampleTile<XD>(layout, x.data, y.data, n, l0, count, &scratch[worker]);
     });
   }
-
-  ParallelFor(items, threads, [&](size_t item, size_t worker) {
-    const int64_t n = static_cast<int64_t>(item) / layout.tiles_per_batch;
-    const int64_t l0 =
-        static_cast<int64_t>(item) % layout.tiles_per_batch * static_cast<int64_t>(layout.tile);
-    const size_t count = static_cast<size_t>(
-        std::min<int64_t>(static_cast<int64_t>(layout.tile), p.out_plane - l0));
-    if constexpr (kWindowTypes) {
-      if (layout.windows) {
-        PlanWindowsTile<GD>(layout, grid.data, n, l0, count, &scratch[worker]);
-        if constexpr (kChannelsLastTypes) {
-          if (layout.padded_channels > 0) {
-            SampleChannelsLastTile<XD, GD>(layout, grid.data, x.data, y.data, n, l0, count,
-                                           &scratch[worker]);
-            return;
-          }
-        }
-        SampleWindowsTile<XD, GD>(layout, grid.data, x.data, y.data, n, l0, count,
-                                  &scratch[worker]);
-        return;
-      }
-    }
-    PlanTile<GD>(layout, grid.data, n, l0, count, &scratch[worker]);
-    SampleTile<XD>(layout, x.data, y.data, n, l0, count, &scratch[worker]);
-  });
 }
 
 }  // namespace

@@ -164,6 +164,20 @@ TEST_CASE("The channels-last path equals the reference", "[sampler]") {
   });
 }
 
+TEST_CASE("The channels-last path copies large batches an item at a time", "[sampler]") {
+  // Each item's channels-last copy (16 channels of 520x512) takes more than half of the 32 MB
+  // that sampler.cc keeps, so the two items are copied and sampled one after the other.
+  for (int threads : {1, 2}) {
+    GridSampleTester()
+        .input({2, 16, 520, 512})
+        .output({260, 512})
+        .grid_range(1.1)
+        .threads(threads)
+        .seed(950 + static_cast<uint64_t>(threads))
+        .Test();
+  }
+}
+
 TEST_CASE("The cubic quad path equals the reference in 1-D, 2-D and 3-D", "[sampler]") {
   // float32 with every axis of at least 4 elements: windows of four, including axes of
   // exactly 4, every padding, non-finite inputs, every target.

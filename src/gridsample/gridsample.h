@@ -5,8 +5,8 @@
 // - Memory: every tensor is a view over caller-owned, dense, row-major memory. GridSample
 //   allocates only internal scratch and never keeps a pointer to a tensor after it returns.
 //   The scratch is freed before it returns, but for one buffer: linear sampling of float
-//   images with many channels reads a float32 copy of X with the channels innermost, which
-//   the calling thread keeps for its next call (up to 32 MB; larger copies are freed) as
+//   images with many channels reads a float32 copy of X with the channels innermost (at most
+//   32 MB, a few batch items at a time), which the calling thread keeps for its next call, as
 //   allocating it afresh costs as much as the copy saves. It is freed when the thread exits.
 // - Aliasing: y must not overlap x or grid.
 // - Threads: GridSample may use up to Options::num_threads worker threads (at most the
