@@ -1,6 +1,7 @@
 // The package's API in Node: dtypes from typed arrays, onnxruntime-web tensors as input, `out`
-// reuse, errors (TypeError / RangeError with the core's message) that leave the heap as it was,
-// no heap growth over 10,000 calls, and memory growth in the middle of a call.
+// reuse, many-channel images (the core's channels-last path) against one channel at a time,
+// errors (TypeError / RangeError with the core's message) that leave the heap as it was, no
+// heap growth over 10,000 calls, and memory growth in the middle of a call.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
@@ -325,6 +326,48 @@ describe('errors', () => {
     const again = module._malloc(256);
     module._free(again);
     assert.equal(again, probe);
+  });
+});
+
+describe('many channels (the core\'s channels-last path)', () => {
+  // 20 channels of 24x31: the core copies X channels-last and samples every channel at once;
+  // one channel alone takes the pair path. kernel.h promises the same bits from both.
+  const [channels, height, width] = [20, 24, 31];
+  const gridData = new Float32Array(26 * 29 * 2).map((_, i) => Math.sin(i * 12.9898) * 1.2);
+  gridData[7] = NaN;
+  const grid = { data: gridData, dims: [1, 26, 29, 2] };
+  const plane = height * width;
+  const outPlane = 26 * 29;
+  const inputs = {
+    float32: new Float32Array(channels * plane).map((_, i) => Math.cos(i * 78.233) * 4),
+    // float16 and bfloat16 bits of finite values in [-4, 4), signs and exponents mixed
+    float16: new Uint16Array(channels * plane).map((_, i) => (i * 7919) % 0x4400 | (i % 2) << 15),
+    bfloat16: new Uint16Array(channels * plane).map((_, i) => (i * 7919) % 0x4080 | (i % 2) << 15),
+  };
+  for (const [type, data] of Object.entries(inputs)) {
+    test(`${type}: equal bit for bit to one channel at a time, every padding`, () => {
+      for (const paddingMode of ['zeros', 'border', 'reflection']) {
+        const whole = gridSample({ data, dims: [1, channels, height, width], type }, grid,
+                                 { paddingMode });
+        assert.deepEqual(whole.dims, [1, channels, 26, 29]);
+        const bits = (array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+        for (let c = 0; c < channels; ++c) {
+          const one = gridSample(
+              { data: data.subarray(c * plane, (c + 1) * plane), dims: [1, 1, height, width],
+                type }, grid, { paddingMode });
+          assert.deepEqual(bits(whole.data.subarray(c * outPlane, (c + 1) * outPlane)),
+                           bits(one.data), `${type} ${paddingMode} channel ${c}`);
+        }
+      }
+    });
+  }
+
+  test('its copy of X is kept, not grown, call after call', () => {
+    const x = { data: inputs.float32, dims: [1, channels, height, width] };
+    gridSample(x, grid);
+    const heapBefore = heapInUse();
+    for (let i = 0; i < 200; ++i) gridSample(x, grid);
+    assert.equal(heapInUse(), heapBefore);
   });
 });
 
