@@ -204,6 +204,16 @@ struct PairFormat<PairKind::kF32> : FloatSums {
 #endif
 };
 
+// Whether this target converts float16 with F16C (x86 from AVX2): exactly, round to nearest
+// even, where Highway 1.0.3's portable PromoteTo turns inf and NaN into finite numbers. A
+// macro, so that other targets never compile the F16C code.
+#undef GRIDSAMPLE_F16C
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+#define GRIDSAMPLE_F16C 1
+#else
+#define GRIDSAMPLE_F16C 0
+#endif
+
 // 16-bit elements: pairs as uint32 lanes.
 template <PairKind K>
 struct PairFormat16 {
@@ -212,7 +222,7 @@ struct PairFormat16 {
   template <class D>
   static void Store(D d, hn::Vec<D> v, Element* dst) {
     const hn::Rebind<Element, D> dn;
-#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+#if GRIDSAMPLE_F16C
     if constexpr (K == PairKind::kF16) {  // F16C: round to nearest even, as FloatToHalf
       const hn::Rebind<hwy::float16_t, D> df16;
       hn::StoreU(hn::BitCast(dn, hn::DemoteTo(df16, v)), dn, dst);
@@ -274,8 +284,7 @@ struct PairFormat16 {
       left = hn::BitCast(d, hn::ShiftLeft<16>(v));
       right = hn::BitCast(d, hn::And(v, hn::Set(du, 0xFFFF0000u)));
     } else {
-#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-      // F16C converts exactly (Highway's portable PromoteTo mishandles inf and NaN).
+#if GRIDSAMPLE_F16C
       const hn::Rebind<uint16_t, D> du16;
       const hn::Rebind<hwy::float16_t, D> df16;
       left = hn::PromoteTo(d, hn::BitCast(df16, hn::TruncateTo(du16, v)));
@@ -291,7 +300,7 @@ struct PairFormat16 {
   static hn::Vec<D> Widen(D d, const Element* elements) {
     static_assert(K == PairKind::kF16 || K == PairKind::kBF16, "float elements only");
     const hn::Rebind<uint16_t, D> du16;
-#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+#if GRIDSAMPLE_F16C
     if constexpr (K == PairKind::kF16) {  // F16C, as in Load
       const hn::Rebind<hwy::float16_t, D> df16;
       return hn::PromoteTo(d, hn::BitCast(df16, hn::LoadU(du16, elements)));
