@@ -50,11 +50,13 @@ constexpr size_t kToChannelsLastItem = size_t{1} << 16;
 // an output not much smaller than the input (the copy reads all of it).
 bool ChannelsLastPays(const Problem& p, size_t rows) {
   const int64_t channels = p.channels;
+  if (rows < 2 || channels < static_cast<int64_t>(kChannelPad / 2) ||
+      channels * static_cast<int64_t>(rows) < 32) {
+    return false;
+  }
   const int64_t padded = (channels + kChannelPad - 1) / kChannelPad * kChannelPad;
-  if (p.in_plane > static_cast<int64_t>(kMaxChannelsLast) / padded) return false;
-  return rows >= 2 && channels * static_cast<int64_t>(rows) >= 32 &&
-         channels >= static_cast<int64_t>(kChannelPad / 2) && 2 * p.out_plane >= p.in_plane &&
-         (rows == 2 || p.in_plane > 4096);
+  return p.in_plane <= static_cast<int64_t>(kMaxChannelsLast) / padded &&
+         2 * p.out_plane >= p.in_plane && (rows == 2 || p.in_plane > 4096);
 }
 
 size_t RoundUp(size_t n, size_t block) { return (n + block - 1) / block * block; }
