@@ -19,6 +19,7 @@
 #endif
 
 #include <algorithm>
+#include <type_traits>
 
 #include "hwy/highway.h"
 #include "kernel.h"
@@ -122,12 +123,24 @@ void ToChannelsLastT(const void* planes, size_t channels, size_t plane, size_t p
   }
 }
 
+// Calls f(std::integral_constant<PairKind, kind>) for the kinds this path takes (kernel.h).
+template <class F>
+HWY_INLINE auto VisitFloatKind(PairKind kind, F&& f) {
+  switch (kind) {
+    case PairKind::kF16:
+      return f(std::integral_constant<PairKind, PairKind::kF16>());
+    case PairKind::kBF16:
+      return f(std::integral_constant<PairKind, PairKind::kBF16>());
+    default:
+      return f(std::integral_constant<PairKind, PairKind::kF32>());
+  }
+}
+
 void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t plane,
                     size_t padded, size_t begin, size_t end, float* pixels) {
-  const auto to = kind == PairKind::kF16    ? ToChannelsLastT<PairKind::kF16>
-                  : kind == PairKind::kBF16 ? ToChannelsLastT<PairKind::kBF16>
-                                            : ToChannelsLastT<PairKind::kF32>;
-  to(planes, channels, plane, padded, begin, end, pixels);
+  VisitFloatKind(kind, [&](auto k) {
+    ToChannelsLastT<decltype(k)::value>(planes, channels, plane, padded, begin, end, pixels);
+  });
 }
 
 // The sums of locations i0..i0+n-1 over channels c0..c0+width-1 (and on to the next whole
@@ -167,10 +180,12 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
   return hn::AllFalse(d, nan);
 }
 
-// SumBlock's sums stored as elements of K, one plane per channel: first[c * out_stride + j].
+// SumBlock's sums stored as elements of K, one plane per channel: the sum of channel c at
+// location j goes to element at + c * out_stride + j of `out`.
 template <PairKind K>
-HWY_NOINLINE void StoreBlock(const float* HWY_RESTRICT sums, size_t n, size_t width,
-                             typename PairFormat<K>::Element* first, size_t out_stride) {
+HWY_NOINLINE void StoreBlock(const float* HWY_RESTRICT sums, size_t n, size_t width, void* out,
+                             size_t at, size_t out_stride) {
+  auto* first = static_cast<typename PairFormat<K>::Element*>(out) + at;
   if constexpr (K == PairKind::kF32) {
     Transpose(sums, kLastSumsStride, n, width, first, out_stride);
   } else {  // one plane at a time through L1, converted in vectors
@@ -189,24 +204,13 @@ HWY_NOINLINE void StoreBlock(const float* HWY_RESTRICT sums, size_t n, size_t wi
   }
 }
 
-template <PairKind K>
-void StoreBlockOf(const float* sums, size_t n, size_t width, void* out, size_t at,
-                  size_t out_stride) {
-  StoreBlock<K>(sums, n, width, static_cast<typename PairFormat<K>::Element*>(out) + at,
-                out_stride);
-}
-
 bool SampleLinearChannelsLast(PairKind kind, const float* pixels, size_t channels,
                               size_t padded, const int32_t* base_offsets,
                               const int32_t* row_deltas, const float* row_weights, size_t rows,
                               size_t stride, size_t count, void* out, size_t out_stride) {
-  const auto sum = rows == 1   ? SumBlock<1>
-                   : rows == 2 ? SumBlock<2>
-                   : rows == 4 ? SumBlock<4>
-                               : SumBlock<kMaxPairRows>;
-  const auto store = kind == PairKind::kF16    ? StoreBlockOf<PairKind::kF16>
-                     : kind == PairKind::kBF16 ? StoreBlockOf<PairKind::kBF16>
-                                               : StoreBlockOf<PairKind::kF32>;
+  const auto sum = VisitPairRows(rows, [](auto r) { return &SumBlock<decltype(r)::value>; });
+  const auto store =
+      VisitFloatKind(kind, [](auto k) { return &StoreBlock<decltype(k)::value>; });
   bool finite = true;
   alignas(64) float sums[kLastBlock * kLastSumsStride];  // [location][channel]
   for (size_t i0 = 0; i0 < count; i0 += kLastBlock) {

@@ -461,24 +461,30 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
   return !hn::AllFalse(d, nan);
 }
 
+// Calls f(std::integral_constant<size_t, rows>) for the rows of a pair plan (2^(rank-1)): 1, 2,
+// 4 or kMaxPairRows.
+template <class F>
+HWY_INLINE auto VisitPairRows(size_t rows, F&& f) {
+  switch (rows) {
+    case 1:
+      return f(std::integral_constant<size_t, 1>());
+    case 2:
+      return f(std::integral_constant<size_t, 2>());
+    case 4:
+      return f(std::integral_constant<size_t, 4>());
+    default:
+      return f(std::integral_constant<size_t, kMaxPairRows>());
+  }
+}
+
 template <PairKind K>
 bool SampleLinearPairsK(const void* plane, const int32_t* base_offsets,
                         const int32_t* row_deltas, const float* row_weights, size_t rows,
                         size_t stride, size_t count, float* out, void* dst) {
-  switch (rows) {
-    case 1:
-      return SampleLinearPairsT<K, 1>(plane, base_offsets, row_deltas, row_weights, stride,
-                                      count, out, dst);
-    case 2:
-      return SampleLinearPairsT<K, 2>(plane, base_offsets, row_deltas, row_weights, stride,
-                                      count, out, dst);
-    case 4:
-      return SampleLinearPairsT<K, 4>(plane, base_offsets, row_deltas, row_weights, stride,
-                                      count, out, dst);
-    default:
-      return SampleLinearPairsT<K, kMaxPairRows>(plane, base_offsets, row_deltas, row_weights,
-                                                 stride, count, out, dst);
-  }
+  return VisitPairRows(rows, [&](auto r) {
+    return SampleLinearPairsT<K, decltype(r)::value>(plane, base_offsets, row_deltas,
+                                                     row_weights, stride, count, out, dst);
+  });
 }
 
 bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,

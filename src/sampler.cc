@@ -43,25 +43,25 @@ constexpr size_t kMaxChannelsLast = size_t{8} << 20;
 // locations): enough work items for every thread even when the planes are small.
 constexpr size_t kToChannelsLastItem = size_t{1} << 16;
 
-// Whether linear sampling of the float kinds goes channels-last (kernel.h). Measured on this
-// project's AVX-512 machine against the pair path (1.1 to 1.9 times faster where this holds,
-// 0.5 to 0.95 where it fails): enough channels per location, for 2 to 4 axes (1-D gathers are
-// too cheap to beat), channels at least half the padding, planes outgrowing L1 unless 2-D, and
-// an output not much smaller than the input (the copy reads all of it).
-bool ChannelsLastPays(const Problem& p, size_t rows) {
-  const int64_t channels = p.channels;
-  if (rows < 2 || channels < static_cast<int64_t>(kChannelPad / 2) ||
-      channels * static_cast<int64_t>(rows) < 32) {
-    return false;
-  }
-  const int64_t padded = (channels + kChannelPad - 1) / kChannelPad * kChannelPad;
-  return p.in_plane <= static_cast<int64_t>(kMaxChannelsLast) / padded &&
-         2 * p.out_plane >= p.in_plane && (rows == 2 || p.in_plane > 4096);
-}
-
 size_t RoundUp(size_t n, size_t block) { return (n + block - 1) / block * block; }
 
-// The channels-last copy of up to kMaxChannelsLast floats (ChannelsLastPays keeps one batch
+// The padded channel count of linear sampling of the float kinds going channels-last
+// (kernel.h), or 0 where the pair path stays. Measured on this project's AVX-512 machine
+// against the pair path (1.1 to 1.9 times faster where channels-last is chosen, 0.5 to 0.95
+// where it is not): enough channels per location, for 2 to 4 axes (1-D gathers are too cheap
+// to beat), channels at least half the padding, planes outgrowing L1 unless 2-D, and an output
+// not much smaller than the input (the copy reads all of it).
+size_t ChannelsLastPadding(const Problem& p, size_t rows) {
+  const size_t channels = static_cast<size_t>(p.channels);
+  const size_t in_plane = static_cast<size_t>(p.in_plane);
+  if (rows < 2 || channels < kChannelPad / 2 || channels * rows < 32) return 0;
+  const size_t padded = RoundUp(channels, kChannelPad);
+  const bool pays = in_plane <= kMaxChannelsLast / padded && 2 * p.out_plane >= p.in_plane &&
+                    (rows == 2 || in_plane > 4096);
+  return pays ? padded : 0;
+}
+
+// The channels-last copy of up to kMaxChannelsLast floats (ChannelsLastPadding keeps one batch
 // item within it), kept by each calling thread for its next call: a fresh copy of a few
 // megabytes costs the kernel's page faults, as much as the path saves (W1 took 1.33 ms with a
 // fresh copy per call against 0.30 ms with the kept one, and 0.58 ms on the pair path).
@@ -433,11 +433,10 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   constexpr std::optional<PairKind> kPairKind = PairKindOf<XD>();
   constexpr bool kWindowTypes =
       kPairKind.has_value() && std::is_same<typename Traits<GD>::Compute, float>::value;
-  // The channels-last path: the float kinds of the pair path, one component.
+  // The channels-last path: the float kinds of the pair path.
   constexpr bool kChannelsLastTypes =
-      kWindowTypes && Traits<XD>::kParts == 1 &&
-      (kPairKind == PairKind::kF32 || kPairKind == PairKind::kF16 ||
-       kPairKind == PairKind::kBF16);
+      kWindowTypes && (kPairKind == PairKind::kF32 || kPairKind == PairKind::kF16 ||
+                       kPairKind == PairKind::kBF16);
   layout.windows = false;
   const bool small_plane = p.in_plane <= kMaxWindowPlane;
   if (options.mode == Mode::kLinear) {
@@ -457,8 +456,8 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   layout.pixels = nullptr;
   layout.pixels_batch = 0;
   if constexpr (kChannelsLastTypes) {
-    if (layout.windows && options.mode == Mode::kLinear && ChannelsLastPays(p, layout.rows)) {
-      layout.padded_channels = RoundUp(static_cast<size_t>(p.channels), kChannelPad);
+    if (layout.windows && options.mode == Mode::kLinear) {
+      layout.padded_channels = ChannelsLastPadding(p, layout.rows);
     }
   }
 
@@ -494,6 +493,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
     batch_step =
         std::min(p.batch, static_cast<int64_t>(kMaxChannelsLast / (plane * padded)));
     pixels = KeptCopy(static_cast<size_t>(batch_step) * plane * padded + kRowBlock);
+    layout.pixels = pixels;
   }
   for (int64_t n0 = 0; n0 < p.batch; n0 += batch_step) {
     const int64_t batch_items = std::min(batch_step, p.batch - n0);
@@ -509,7 +509,6 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
                        channels, plane, padded, begin, std::min(plane, begin + per_item),
                        pixels + k * plane * padded);
       });
-      layout.pixels = pixels;
       layout.pixels_batch = n0;
     }
     const size_t items = static_cast<size_t>(batch_items * layout.tiles_per_batch);
