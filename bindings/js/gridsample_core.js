@@ -509,11 +509,13 @@ export function gridSample(x, grid, options) {
     putDims(module.HEAPF64, xDims, xt.dims);
     putDims(module.HEAPF64, gridDims, gt.dims);
     const yDims = outputDims(xt.dims, gt.dims, xDims, gridDims, yDimsAt);
+    putDims(module.HEAPF64, yDimsAt, yDims);
     checkLength('x', xt);
     checkLength('grid', gt);
     const modeValue = attribute(runtime.modes, module.parseMode, mode);
     const paddingValue = attribute(runtime.paddings, module.parsePadding, paddingMode);
-    const call = { xt, gt, xDims, gridDims, yDims, modeValue, paddingValue, alignCorners, out };
+    const call = { xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, paddingValue, alignCorners,
+                   out };
     return xt.info.name === 'string' ? sampleStrings(call) : sampleNumbers(call);
   } finally {
     if (ownDims) module._free(ownDims);
@@ -556,8 +558,8 @@ function sampleStrings({ xt, gt, xDims, gridDims, yDims, modeValue, paddingValue
   }
 }
 
-function sampleNumbers({ xt, gt, xDims, gridDims, yDims, modeValue, paddingValue, alignCorners,
-                         out }) {
+function sampleNumbers({ xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, paddingValue,
+                         alignCorners, out }) {
   const module = runtime.module;
   const yCount = elementCount(yDims) * xt.info.parts;
   if (out !== undefined) {
@@ -604,8 +606,8 @@ function sampleNumbers({ xt, gt, xDims, gridDims, yDims, modeValue, paddingValue
     heap.set(xt.bytes, xPtr);
     heap.set(gt.bytes, gridPtr);
     const code = module.gridSample(xPtr, xt.info.id, xDims, xt.dims.length, gridPtr, gt.info.id,
-                                   gridDims, gt.dims.length, yPtr, modeValue, paddingValue,
-                                   alignCorners);
+                                   gridDims, gt.dims.length, yPtr, yDimsAt, modeValue,
+                                   paddingValue, alignCorners);
     if (code !== runtime.ok) throw errorOf(code);
     heap = module.HEAPU8;  // the call may have grown the memory
     yView.set(heap.subarray(yPtr, yPtr + yBytes));
