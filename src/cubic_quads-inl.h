@@ -135,8 +135,10 @@ bool SampleCubicQuadsT(const float* HWY_RESTRICT plane, const int32_t* HWY_RESTR
                        size_t stride, size_t count, float* HWY_RESTRICT out) {
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
-  // Fewer locations per block as rows grow: the quad buffer stays at 16 KiB.
-  constexpr size_t kBlock = kRows >= 16 ? 16 : kWindowBlock;
+  // Fewer locations per block as rows grow: the quad buffer stays at 16 KiB (more only where a
+  // vector holds more than 16 floats, as a block is read in whole vectors).
+  constexpr size_t kBlock = kRows >= 16 ? std::max<size_t>(16, kMaxFloatLanes) : kWindowBlock;
+  static_assert(kWindowBlock >= kMaxFloatLanes, "a block holds whole vectors");
   size_t deltas[kRows];
   for (size_t row = 0; row < kRows; ++row) deltas[row] = static_cast<size_t>(row_deltas[row]);
   alignas(64) float quads[kRows][kBlock * 4];
