@@ -461,12 +461,13 @@ function sameDims(a, b) {
 }
 
 // Y's dims, as the core's OutputShape gives them for X's and the grid's dims (on the heap at
-// xAt and gridAt; yAt has room for Y's). The last answer is kept: pipelines call with the same
-// shapes again and again, and asking the core costs as much as sampling a small input. (The
-// core checks Y's shape again when it samples.)
+// xAt and gridAt), also left on the heap at yAt for the sampling call. The last answer is
+// kept: pipelines call with the same shapes again and again, and asking the core costs as much
+// as sampling a small input. (The core checks Y's shape again when it samples.)
 function outputDims(xDims, gridDims, xAt, gridAt, yAt) {
   const last = runtime.lastShapes;
   if (last !== null && sameDims(last.x, xDims) && sameDims(last.grid, gridDims)) {
+    putDims(runtime.module.HEAPF64, yAt, last.y);
     return last.y.slice();
   }
   const module = runtime.module;
@@ -509,7 +510,6 @@ export function gridSample(x, grid, options) {
     putDims(module.HEAPF64, xDims, xt.dims);
     putDims(module.HEAPF64, gridDims, gt.dims);
     const yDims = outputDims(xt.dims, gt.dims, xDims, gridDims, yDimsAt);
-    putDims(module.HEAPF64, yDimsAt, yDims);
     checkLength('x', xt);
     checkLength('grid', gt);
     const modeValue = attribute(runtime.modes, module.parseMode, mode);
