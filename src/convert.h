@@ -5,6 +5,7 @@
 #ifndef GRIDSAMPLE_SRC_CONVERT_H_
 #define GRIDSAMPLE_SRC_CONVERT_H_
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -138,6 +139,94 @@ typename Traits<D>::Scalar FromCompute(typename Traits<D>::Compute v) {
   } else {
     static_assert(T::kKind != Kind::kString, "strings do not interpolate");
     return static_cast<S>(v);
+  }
+}
+
+// Integer and bool outputs are the truncation of an EXACT sum (NOTES.md, Types): their weights
+// are fixed-point, integer multiples of 2^-kFixedBits<D> that sum to exactly one where every
+// tap is inside (SplitFixedWeights), and the taps are summed as integers (ExactSum<C>), so
+// float rounding never carries a result across an integer. The fraction bits grow with the
+// element: 16 for 8-bit types and bool (a float32 sum of such weights times 8-bit elements stays
+// below 2^24, so the fast path sums them exactly in float32; OpenCV's remap weighs 8-bit pixels
+// in 2^-15), 24 for 16-bit ones (the precision of their float32 weights near one), 52 for 32-
+// and 64-bit ones (of their float64 weights).
+template <DType D>
+inline constexpr int kFixedBits = sizeof(typename Traits<D>::Storage) == 1   ? 16
+                                  : sizeof(typename Traits<D>::Storage) == 2 ? 24
+                                                                             : 52;
+__extension__ typedef __int128 Int128;  // GCC and Clang, wasm32 included
+// The sum of weights times taps, for X's compute type C: below 2^(24 + 16) times the sum of
+// |weights| for the float32-weighted (8- and 16-bit) types, 2^(52 + 64) times it for the others;
+// the sum of |weights| stays below 2^10 for any plan that fits in memory.
+template <typename C>
+using ExactSum = typename std::conditional<std::is_same<C, float>::value, int64_t, Int128>::type;
+
+// An integer or bool element as the exact integer it is (bool: any nonzero byte is 1).
+template <DType D>
+Int128 ExactTap(typename Traits<D>::Storage v) {
+  static_assert(Traits<D>::kKind == Kind::kInt || Traits<D>::kKind == Kind::kBool, "integers");
+  if constexpr (Traits<D>::kKind == Kind::kBool) return v != 0 ? 1 : 0;
+  return static_cast<Int128>(v);
+}
+
+// ONNX Cast of the exact value sum / 2^kFixedBits<D>: truncation toward zero (integer division
+// truncates), then saturation to the type's range; bool: nonzero is true.
+template <DType D>
+typename Traits<D>::Storage FromExact(Int128 sum) {
+  using S = typename Traits<D>::Storage;
+  if constexpr (Traits<D>::kKind == Kind::kBool) {
+    return sum != 0 ? S(1) : S(0);
+  } else {
+    const Int128 q = sum / (Int128{1} << kFixedBits<D>);
+    if (q < static_cast<Int128>(std::numeric_limits<S>::min())) {
+      return std::numeric_limits<S>::min();
+    }
+    if (q > static_cast<Int128>(std::numeric_limits<S>::max())) {
+      return std::numeric_limits<S>::max();
+    }
+    return static_cast<S>(q);
+  }
+}
+
+// The fixed-point weights of one output location (NOTES.md, Types), for `rank` axes of `taps`
+// taps each: weights[a * taps + j] is tap j's weight on axis a (X's compute type C, from
+// coords.h) and offsets[a * taps + j] its offset (negative: no input element, coords.h).
+// The whole, 2^fraction_bits, is split axis by axis, axis 0 first: a part P goes to the taps of
+// the next axis as round(P * w) each (P * w in C, rounded to even), except that on an axis
+// whose taps are all inside (or weigh 0 where they are not) tap x0, the last at or below the
+// coordinate (linear: the first tap, cubic: the second), takes the rest, so that the parts add
+// up to P exactly. The leaves, in odometer order (last axis fastest), go to fixed[combination].
+// Any NaN weight makes every leaf 0.
+template <typename C>
+void SplitFixedWeights(size_t rank, size_t taps, int fraction_bits, const C* weights,
+                       const int64_t* offsets, int64_t* fixed) {
+  size_t combinations = 1;
+  for (size_t a = 0; a < rank; ++a) combinations *= taps;
+  for (size_t i = 0; i < rank * taps; ++i) {
+    if (std::isnan(weights[i])) return std::fill(fixed, fixed + combinations, int64_t{0});
+  }
+  const size_t rest = taps == 4 ? 1 : 0;  // tap x0
+  size_t count = 1;
+  fixed[0] = int64_t{1} << fraction_bits;
+  for (size_t a = 0; a < rank; ++a) {
+    const C* w = weights + a * taps;
+    bool complete = true;
+    for (size_t j = 0; j < taps; ++j) {
+      complete = complete && (offsets[a * taps + j] >= 0 || w[j] == C(0));
+    }
+    // In place, from the last part down: part p's children land at p * taps.. (p * taps >= p).
+    for (size_t p = count; p-- > 0;) {
+      const int64_t part = fixed[p];
+      int64_t left = part;
+      for (size_t j = 0; j < taps; ++j) {
+        const int64_t k =
+            static_cast<int64_t>(std::nearbyint(static_cast<C>(part) * w[j]));
+        fixed[p * taps + j] = k;
+        if (j != rest) left -= k;
+      }
+      if (complete) fixed[p * taps + rest] = left;
+    }
+    count *= taps;
   }
 }
 

@@ -105,13 +105,14 @@ HWY_INLINE bool PlanCubicAxisVector(D d, hn::Vec<D> g, int64_t size, const Optio
 // (coords.h).
 struct QuadAxis {
   static constexpr size_t kTaps = 4;
+  // `fixed` (integer outputs) never reaches the quad path: it samples float32 only.
   template <class D>
-  static bool Vector(D d, hn::Vec<D> g, int64_t size, const Options& options,
+  static bool Vector(D d, hn::Vec<D> g, int64_t size, const Options& options, bool /*fixed*/,
                      WindowBlock<4>* block, size_t axis) {
     return PlanCubicAxisVector(d, g, size, options, block, axis);
   }
-  static void Scalar(float g, int64_t size, const Options& options, WindowBlock<4>* block,
-                     size_t axis, size_t lane) {
+  static void Scalar(float g, int64_t size, const Options& options, bool /*fixed*/,
+                     WindowBlock<4>* block, size_t axis, size_t lane) {
     int64_t taps[4];
     float weights[4], encoded[4];
     GridValueTaps(g, size, /*stride=*/1, options, taps, weights);
@@ -124,8 +125,9 @@ void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes,
                     const int64_t* strides, const Options& options, size_t count, size_t stride,
                     int32_t* base_offsets, float* row_weights) {
   VisitRank<kMaxQuadRank>(rank, [&](auto r) {
-    PlanWindowsT<decltype(r)::value, QuadAxis>(grid, sizes, strides, options, count, stride,
-                                               base_offsets, row_weights);
+    PlanWindowsT<decltype(r)::value, QuadAxis>(grid, sizes, strides, options,
+                                               /*fixed_bits=*/0, count, stride, base_offsets,
+                                               row_weights);
   });
 }
 

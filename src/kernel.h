@@ -60,13 +60,20 @@ inline constexpr size_t kMaxPairRows = size_t{1} << (kMaxPairRank - 1);
 // in the weights, and a non-finite grid value makes them NaN. Entries past `count` up to the next
 // multiple of the vector length are written as for a grid value of 0 (so the kernels may read
 // whole vectors), and up to the next multiple of kRowBlock may be. `sizes` and `strides` are the
-// input's spatial axes.
+// input's spatial axes. With `fixed_bits` > 0 (integer outputs) the weights are instead the
+// fixed-point weights of convert.h's SplitFixedWeights with that many fraction bits, exact in
+// float32 (all 0 for a non-finite grid value).
 void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
-                     const int64_t* strides, const Options& options, size_t count,
-                     size_t stride, int32_t* base_offsets, float* row_weights);
+                     const int64_t* strides, const Options& options, int fixed_bits,
+                     size_t count, size_t stride, int32_t* base_offsets, float* row_weights);
 
 // Element types the pair path reads, each converted to float32 as convert.h does.
 enum class PairKind { kF32, kF16, kBF16, kI8, kU8, kI16, kU16, kBool };
+
+// Whether the pair kind is an integer or bool one: planned `fixed` and summed exactly.
+inline constexpr bool IsExactPairKind(PairKind kind) {
+  return kind != PairKind::kF32 && kind != PairKind::kF16 && kind != PairKind::kBF16;
+}
 
 // One channel of a planned tile: the sum over rows of each row's pair weighed by its two
 // weights, for i < count, reading `plane` (elements of `kind`). The sums go to out[i] as
@@ -74,6 +81,8 @@ enum class PairKind { kF32, kF16, kBF16, kI8, kU8, kI16, kU16, kBool };
 // the NaN ones) and, converted to `kind` as convert.h converts, to dst[i] (for kF32, out and dst
 // are the same and written once). Returns whether some sum is NaN: the caller recomputes those
 // exactly (a NaN weight, or a non-finite element weighed by 0, which the exact sum skips).
+// The exact kinds (IsExactPairKind) take a fixed-point plan, sum it exactly in integers into
+// dst (convert.h's FromExact), never write `out` and never return true.
 bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
                        const int32_t* row_deltas, const float* row_weights, size_t rows,
                        size_t stride, size_t count, float* out, void* dst);

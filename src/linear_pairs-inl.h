@@ -38,10 +38,11 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // The vector plan of one axis for the lanes of g; false if some lane needs the scalar plan.
+// With a `complete_out`, also whether each lane's taps are all inside or weigh 0 where not.
 template <class D>
 HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& options,
                                int32_t* left_out, float* left_weight_out,
-                               float* right_weight_out) {
+                               float* right_weight_out, int32_t* complete_out) {
   const hn::RebindToSigned<D> di;
   using V = hn::Vec<D>;
   const V one = hn::Set(d, 1.0f), zero = hn::Zero(d);
@@ -67,6 +68,18 @@ HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& o
   hn::Store(hn::IfThenElse(x0_left, w0, hn::IfThenElseZero(x1_left, t)), d, left_weight_out);
   const V right = hn::IfThenElse(x0_left, t, hn::IfThenElseZero(x0_right, w0));
   hn::Store(size >= 2 ? right : zero, d, right_weight_out);
+  if (complete_out != nullptr) {
+    // Border and reflection keep x0 inside, and x1 too unless t = 0; zeros padding need not.
+    auto complete = hn::Set(di, -1);
+    if (options.padding == Padding::kZeros) {
+      const auto end = hn::Set(di, static_cast<int32_t>(size));
+      const auto x0_inside = hn::And(hn::Gt(x0, hn::Set(di, -1)), hn::Lt(x0, end));
+      const auto x1_inside = hn::Lt(x1, end);
+      complete = hn::VecFromMask(
+          di, hn::And(x0_inside, hn::Or(x1_inside, hn::RebindMask(di, hn::Eq(t, zero)))));
+    }
+    hn::Store(complete, di, complete_out);
+  }
   return true;
 }
 
@@ -74,27 +87,34 @@ HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& o
 struct PairAxis {
   static constexpr size_t kTaps = 2;
   template <class D>
-  static bool Vector(D d, hn::Vec<D> g, int64_t size, const Options& options,
+  static bool Vector(D d, hn::Vec<D> g, int64_t size, const Options& options, bool fixed,
                      WindowBlock<2>* block, size_t axis) {
     return PlanAxisVector(d, g, size, options, block->start[axis], block->weights[axis][0],
-                          block->weights[axis][1]);
+                          block->weights[axis][1], fixed ? block->complete[axis] : nullptr);
   }
-  static void Scalar(float g, int64_t size, const Options& options, WindowBlock<2>* block,
-                     size_t axis, size_t lane) {
+  static void Scalar(float g, int64_t size, const Options& options, bool fixed,
+                     WindowBlock<2>* block, size_t axis, size_t lane) {
     int64_t taps[2];
     float weights[2];
     GridValueTaps(g, size, /*stride=*/1, options, taps, weights);
-    EncodePairTaps(taps, weights, size, &block->start[axis][lane],
-                   &block->weights[axis][0][lane], &block->weights[axis][1][lane]);
+    float* left = &block->weights[axis][0][lane];
+    float* right = &block->weights[axis][1][lane];
+    EncodePairTaps(taps, weights, size, &block->start[axis][lane], left, right);
+    if (!fixed) return;
+    // Fixed-point weights of a non-finite grid value are all 0 (so is the output).
+    const bool nan = taps[0] == kNaNTap;
+    if (nan) *left = *right = 0.0f;
+    block->complete[axis][lane] = !nan && (taps[0] >= 0 || weights[0] == 0.0f) &&
+                                  (taps[1] >= 0 || weights[1] == 0.0f);
   }
 };
 
 void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
-                     const int64_t* strides, const Options& options, size_t count,
-                     size_t stride, int32_t* base_offsets, float* row_weights) {
+                     const int64_t* strides, const Options& options, int fixed_bits,
+                     size_t count, size_t stride, int32_t* base_offsets, float* row_weights) {
   VisitRank<kMaxPairRank>(rank, [&](auto r) {
-    PlanWindowsT<decltype(r)::value, PairAxis>(grid, sizes, strides, options, count, stride,
-                                               base_offsets, row_weights);
+    PlanWindowsT<decltype(r)::value, PairAxis>(grid, sizes, strides, options, fixed_bits,
+                                               count, stride, base_offsets, row_weights);
   });
 }
 
@@ -148,8 +168,8 @@ struct PairFormat;
 // ONNX Cast to a narrow integer (convert.h's SaturatingCast) with the saturating DemoteTo that
 // follows it: truncation toward zero (ConvertTo saturates to int32's range), then DemoteTo clamps
 // to the narrow type's. Clamping in float32 first gives the same numbers with four more
-// operations a vector. A NaN lane converts to whatever the target gives: the caller recomputes
-// NaN sums exactly (SampleLinearPairs flags them).
+// operations a vector. The sums of 8-bit kinds are exact (a fixed-point plan, kernel.h), and
+// never NaN: a non-finite grid value's weights are 0.
 template <class D>
 HWY_INLINE hn::Vec<hn::RebindToSigned<D>> TruncateToInt(D /*d*/, hn::Vec<D> v) {
 #if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
@@ -159,20 +179,83 @@ HWY_INLINE hn::Vec<hn::RebindToSigned<D>> TruncateToInt(D /*d*/, hn::Vec<D> v) {
 }
 
 // The two kBits-bit integers in the low 2 * kBits bits of each uint32 lane of v (the first in
-// the low half), as float32: the integer pair kinds' widening.
+// the low half): the integer pair kinds' widening, to float32 (8-bit kinds), or as int32 bits in
+// float-typed vectors (16-bit kinds, which WeighPair sums as integers; one vector type for
+// every kind's elements).
 template <size_t kBits, bool kSigned, class D>
 HWY_INLINE void SplitIntegers(D d, hn::Vec<hn::RebindToUnsigned<D>> v, hn::Vec<D>& left,
                               hn::Vec<D>& right) {
   const hn::RebindToSigned<D> di;
+  const auto widen = [d](hn::Vec<decltype(di)> i) {
+    return kBits == 8 ? hn::ConvertTo(d, i) : hn::BitCast(d, i);
+  };
   if constexpr (kSigned) {  // sign-extended by shifting each to the top and back
     const auto s = hn::BitCast(di, v);
-    left = hn::ConvertTo(d, hn::ShiftRight<32 - kBits>(hn::ShiftLeft<32 - kBits>(s)));
-    right = hn::ConvertTo(d, hn::ShiftRight<32 - kBits>(hn::ShiftLeft<32 - 2 * kBits>(s)));
+    left = widen(hn::ShiftRight<32 - kBits>(hn::ShiftLeft<32 - kBits>(s)));
+    right = widen(hn::ShiftRight<32 - kBits>(hn::ShiftLeft<32 - 2 * kBits>(s)));
   } else {
     const hn::RebindToUnsigned<D> du;
-    left = hn::ConvertTo(d, hn::BitCast(di, hn::And(v, hn::Set(du, (1u << kBits) - 1))));
-    right = hn::ConvertTo(d, hn::BitCast(di, hn::ShiftRight<kBits>(v)));
+    left = widen(hn::BitCast(di, hn::And(v, hn::Set(du, (1u << kBits) - 1))));
+    right = widen(hn::BitCast(di, hn::ShiftRight<kBits>(v)));
   }
+}
+
+// The 16-bit integer kinds: their fixed-point sums (24 fraction bits, kernel.h) pass 2^24, so
+// WeighPair sums them exactly in integers; the 8-bit kinds' stay below 2^24 and are exact in
+// float32.
+constexpr bool IntegerSums(PairKind kind) {
+  return kind == PairKind::kI16 || kind == PairKind::kU16;
+}
+
+// acc += x * w. For the IntegerSums kinds x carries int32 bits and w is a fixed-point weight
+// k * 2^-24 (k <= 2^24), and the sum K = sum of x * k is exact, in wrapping uint32 arithmetic
+// as two sums: `acc` of x * (k >> 12) and `low` of x * (k & 4095) (below 2^28 and 2^32), which
+// StoreExact combines.
+template <PairKind K, class D>
+HWY_INLINE void WeighPair(D d, hn::Vec<D> x, hn::Vec<D> w, hn::Vec<D>& acc, hn::Vec<D>& low) {
+  if constexpr (!IntegerSums(K)) {
+    acc = hn::MulAdd(x, w, acc);
+  } else {
+    const hn::RebindToUnsigned<D> du;
+    const auto xu = hn::BitCast(du, x);
+    const auto k = hn::BitCast(du, hn::ConvertTo(hn::RebindToSigned<D>(),
+                                                 hn::Mul(w, hn::Set(d, 16777216.0f))));
+    acc = hn::BitCast(d, hn::Add(hn::BitCast(du, acc), hn::Mul(xu, hn::ShiftRight<12>(k))));
+    low = hn::BitCast(d,
+                      hn::Add(hn::BitCast(du, low), hn::Mul(xu, hn::And(k, hn::Set(du, 4095u)))));
+  }
+}
+
+// The first `valid` lanes of WeighPair's exact sums K = acc * 2^12 + low as the output
+// elements: K / 2^24 truncated toward zero, saturated, as convert.h's FromExact. Floor
+// divisions by 2^12 are arithmetic shifts, nested: floor(K / 2^24) =
+// floor((acc + floor(low / 2^12)) / 2^12); a negative K with a remainder then truncates up.
+template <PairKind K, class D>
+HWY_INLINE void StoreExact(D d, hn::Vec<D> acc, hn::Vec<D> low, size_t valid,
+                           typename PairFormat<K>::Element* dst) {
+  using Element = typename PairFormat<K>::Element;
+  const hn::RebindToUnsigned<D> du;
+  const hn::RebindToSigned<D> di;
+  const hn::Rebind<Element, D> dn;
+  const auto a = hn::BitCast(du, acc), l = hn::BitCast(du, low);
+  hn::Vec<decltype(di)> q;
+  if constexpr (K == PairKind::kU16) {  // K >= 0; low may pass 2^31
+    q = hn::BitCast(di, hn::ShiftRight<12>(hn::Add(a, hn::ShiftRight<12>(l))));
+  } else {
+    const auto floor = hn::ShiftRight<12>(
+        hn::Add(hn::BitCast(di, a), hn::ShiftRight<12>(hn::BitCast(di, l))));
+    const auto remainder = hn::And(hn::Add(hn::ShiftLeft<12>(a), l), hn::Set(du, 0xFFFFFFu));
+    const auto up = hn::And(hn::Lt(floor, hn::Zero(di)),
+                            hn::RebindMask(di, hn::Ne(remainder, hn::Zero(du))));
+    q = hn::IfThenElse(up, hn::Add(floor, hn::Set(di, 1)), floor);
+  }
+  if (valid == hn::Lanes(d)) {
+    hn::StoreU(hn::DemoteTo(dn, q), dn, dst);
+    return;
+  }
+  alignas(64) Element converted[kMaxFloatLanes];  // the last, partial vector
+  hn::StoreU(hn::DemoteTo(dn, q), dn, converted);
+  std::memcpy(dst, converted, valid * sizeof(Element));
 }
 
 template <>
@@ -229,13 +312,9 @@ struct PairFormat16 {
       return;
     }
 #endif
-    if constexpr (K == PairKind::kF16 || K == PairKind::kBF16) {
-      const hn::RebindToSigned<D> di;
-      const auto bits = K == PairKind::kF16 ? FloatToHalf(d, v) : FloatToBFloat16(d, v);
-      hn::StoreU(hn::DemoteTo(dn, hn::BitCast(di, bits)), dn, dst);
-    } else {
-      hn::StoreU(hn::DemoteTo(dn, TruncateToInt(d, v)), dn, dst);
-    }
+    const hn::RebindToSigned<D> di;  // float16, bfloat16 (the integer kinds: StoreExact)
+    const auto bits = K == PairKind::kF16 ? FloatToHalf(d, v) : FloatToBFloat16(d, v);
+    hn::StoreU(hn::DemoteTo(dn, hn::BitCast(di, bits)), dn, dst);
   }
   // float32 → binary16 bits (in uint32 lanes) as convert.h's F16BitsFromF32: round to nearest
   // even, overflow to inf, NaN stays NaN with its top payload bits.
@@ -393,6 +472,18 @@ struct PairFormat<PairKind::kU8> : PairFormat8<PairKind::kU8> {};
 template <>
 struct PairFormat<PairKind::kBool> : PairFormat8<PairKind::kBool> {};
 
+// A vector of the pair kernel's sums: the 16-bit integer kinds' through StoreExact, the others'
+// through StoreSums (out[at..] too, unless out is null, and their NaN lanes noted in `nan`).
+template <PairKind K, class D, class M>
+HWY_INLINE void StorePairSums(D d, hn::Vec<D> acc, hn::Vec<D> low, size_t valid, float* out,
+                              size_t at, typename PairFormat<K>::Element* elements, M& nan) {
+  if constexpr (IntegerSums(K)) {
+    StoreExact<K>(d, acc, low, valid, elements);
+  } else {
+    StoreSums<PairFormat<K>>(d, acc, valid, out == nullptr ? nullptr : out + at, elements, nan);
+  }
+}
+
 template <PairKind K, size_t kRows>
 bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offsets,
                         const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
@@ -422,14 +513,13 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
     for (size_t i = 0; i < count; i += lanes) {
       hn::Vec<decltype(d)> left[kRows], right[kRows];
       Format::template Gather<kRows>(d, rows, base_offsets + i, left, right);
-      auto acc = hn::Zero(d);
+      auto acc = hn::Zero(d), low = hn::Zero(d);
       for (size_t row = 0; row < kRows; ++row) {
         const float* weights = row_weights + 2 * row * stride + i;
-        acc = hn::MulAdd(left[row], hn::LoadU(d, weights), acc);
-        acc = hn::MulAdd(right[row], hn::LoadU(d, weights + stride), acc);
+        WeighPair<K>(d, left[row], hn::LoadU(d, weights), acc, low);
+        WeighPair<K>(d, right[row], hn::LoadU(d, weights + stride), acc, low);
       }
-      StoreSums<Format>(d, acc, std::min(lanes, count - i), out == nullptr ? nullptr : out + i,
-                        elements + i, nan);
+      StorePairSums<K>(d, acc, low, std::min(lanes, count - i), out, i, elements + i, nan);
     }
     return !hn::AllFalse(d, nan);
   }
@@ -446,16 +536,16 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
       }
     }
     for (size_t i = 0; i < n; i += lanes) {
-      auto acc = hn::Zero(d);
+      auto acc = hn::Zero(d), low = hn::Zero(d);
       for (size_t row = 0; row < kRows; ++row) {
         hn::Vec<decltype(d)> left, right;
         Format::Load(d, pairs[row] + i, left, right);
         const float* weights = row_weights + 2 * row * stride + i0 + i;
-        acc = hn::MulAdd(left, hn::LoadU(d, weights), acc);
-        acc = hn::MulAdd(right, hn::LoadU(d, weights + stride), acc);
+        WeighPair<K>(d, left, hn::LoadU(d, weights), acc, low);
+        WeighPair<K>(d, right, hn::LoadU(d, weights + stride), acc, low);
       }
-      StoreSums<Format>(d, acc, std::min(lanes, n - i),
-                        out == nullptr ? nullptr : out + i0 + i, elements + i0 + i, nan);
+      StorePairSums<K>(d, acc, low, std::min(lanes, n - i), out, i0 + i, elements + i0 + i,
+                       nan);
     }
   }
   return !hn::AllFalse(d, nan);

@@ -18,10 +18,10 @@ HWY_EXPORT(ToChannelsLast);
 HWY_EXPORT(SampleLinearChannelsLast);
 
 void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
-                     const int64_t* strides, const Options& options, size_t count,
-                     size_t stride, int32_t* base_offsets, float* row_weights) {
-  HWY_DYNAMIC_DISPATCH(PlanLinearPairs)(grid, rank, sizes, strides, options, count, stride,
-                                        base_offsets, row_weights);
+                     const int64_t* strides, const Options& options, int fixed_bits,
+                     size_t count, size_t stride, int32_t* base_offsets, float* row_weights) {
+  HWY_DYNAMIC_DISPATCH(PlanLinearPairs)(grid, rank, sizes, strides, options, fixed_bits, count,
+                                        stride, base_offsets, row_weights);
 }
 bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
                        const int32_t* row_deltas, const float* row_weights, size_t rows,

@@ -41,6 +41,8 @@ template <size_t kTaps>
 struct WindowBlock {
   alignas(64) int32_t start[kMaxPairRank][kMaxFloatLanes];
   alignas(64) float weights[kMaxPairRank][kTaps][kMaxFloatLanes];
+  // Fixed-point plans only: nonzero where every tap of the axis is inside or weighs 0.
+  alignas(64) int32_t complete[kMaxPairRank][kMaxFloatLanes];
 };
 
 // The grid values of locations i.. (one vector of them; past `count` padded with zeros, never
@@ -152,12 +154,59 @@ struct FloatSums {
   }
 };
 
+// The fixed-point weights of integer outputs (convert.h's SplitFixedWeights, in vectors) for
+// windows of two elements, as k * 2^-fraction_bits in the float rows (exact: k <= 2^24), row by
+// row as PlanWindowsT stores weights. An axis's element weights are its taps' (coords.h,
+// EncodePairTaps): the right element gets round(part * weight) and the left one the rest where
+// both taps are inside (or the one outside weighs 0), round(part * weight) elsewhere. Where the
+// left element does not hold tap x0 (a shifted pair at the last index), tap x0 + 1 weighs 0, so
+// this is SplitFixedWeights' rule. Parts are integers below 2^24, exact in float32. `complete`
+// says that every lane of every axis is complete, so that block.complete need not be read.
+// Depth first from axis 0, so the leaves come out in odometer order.
+template <size_t kAxis, size_t kRank, class D>
+HWY_INLINE void SplitFixedPair(D d, const WindowBlock<2>& block, const bool* all_whole,
+                               hn::Vec<D> part, size_t leaf, hn::Vec<D> unit, size_t stride,
+                               float* HWY_RESTRICT row_weights) {
+  const auto k_right = hn::Round(hn::Mul(part, hn::Load(d, block.weights[kAxis][1])));
+  auto k_left = hn::Sub(part, k_right);
+  if (!all_whole[kAxis]) {
+    const hn::RebindToSigned<D> di;
+    const auto whole = hn::Ne(hn::Load(di, block.complete[kAxis]), hn::Zero(di));
+    k_left = hn::IfThenElse(hn::RebindMask(d, whole), k_left,
+                            hn::Round(hn::Mul(part, hn::Load(d, block.weights[kAxis][0]))));
+  }
+  if constexpr (kAxis + 1 == kRank) {  // leaves: elements 2 * leaf (left) and 2 * leaf + 1
+    hn::StoreU(hn::Mul(k_left, unit), d, row_weights + 2 * leaf * stride);
+    hn::StoreU(hn::Mul(k_right, unit), d, row_weights + (2 * leaf + 1) * stride);
+  } else {
+    SplitFixedPair<kAxis + 1, kRank>(d, block, all_whole, k_left, 2 * leaf, unit, stride,
+                                     row_weights);
+    SplitFixedPair<kAxis + 1, kRank>(d, block, all_whole, k_right, 2 * leaf + 1, unit, stride,
+                                     row_weights);
+  }
+}
+template <size_t kRank, class D>
+HWY_INLINE void StoreFixedPairWeights(D d, const WindowBlock<2>& block, int fraction_bits,
+                                      bool complete, size_t stride,
+                                      float* HWY_RESTRICT row_weights) {
+  bool all_whole[kRank];
+  for (size_t a = 0; a < kRank; ++a) {
+    const hn::RebindToSigned<D> di;
+    all_whole[a] = complete || hn::AllFalse(di, hn::Eq(hn::Load(di, block.complete[a]),
+                                                       hn::Zero(di)));
+  }
+  const float whole = static_cast<float>(int64_t{1} << fraction_bits);
+  SplitFixedPair<0, kRank>(d, block, all_whole, hn::Set(d, whole), 0, hn::Set(d, 1.0f / whole),
+                           stride, row_weights);
+}
+
 // The plan of the pair and quad paths (kernel.h), for kRank axes whose windows of Axis::kTaps
 // elements Axis plans. Per vector of locations: each axis's windows (as vectors, or lane by
-// lane where a lane needs the scalar plan), then the corner offset and every row's weights.
+// lane where a lane needs the scalar plan), then the corner offset and every row's weights:
+// float products, or with `fixed_bits` (pairs only) the fixed-point weights of integer outputs.
 template <size_t kRank, class Axis>
 void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const int64_t* strides,
-                  const Options& options, size_t count, size_t stride,
+                  const Options& options, int fixed_bits, size_t count, size_t stride,
                   int32_t* HWY_RESTRICT base_offsets, float* HWY_RESTRICT row_weights) {
   constexpr size_t kTaps = Axis::kTaps;
   constexpr size_t kIn = kRank - 1;  // the innermost axis
@@ -167,6 +216,7 @@ void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
   const hn::RebindToSigned<decltype(d)> di;
   const size_t lanes = hn::Lanes(d);
   const auto limit = hn::Set(d, kVectorGridLimit);
+  const bool fixed = fixed_bits > 0;
   WindowBlock<kTaps> block;
   alignas(64) float tail[kMaxFloatLanes * kRank];
   for (size_t i = 0; i < count; i += lanes) {
@@ -176,13 +226,13 @@ void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
     for (size_t a = 0; a < kRank && vector; ++a) {
       const auto g = AxisComponent<kRank>(a, c0, c1, c2, c3);
       vector = hn::AllTrue(d, hn::Lt(hn::Abs(g), limit)) &&
-               Axis::Vector(d, g, sizes[a], options, &block, a);
+               Axis::Vector(d, g, sizes[a], options, fixed, &block, a);
     }
     if (!vector) {
       for (size_t lane = 0; lane < lanes; ++lane) {
         for (size_t a = 0; a < kRank; ++a) {
-          Axis::Scalar(coords[lane * kRank + (kRank - 1 - a)], sizes[a], options, &block, a,
-                       lane);
+          Axis::Scalar(coords[lane * kRank + (kRank - 1 - a)], sizes[a], options, fixed, &block,
+                       a, lane);
         }
       }
     }
@@ -193,6 +243,15 @@ void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
                                    hn::Set(di, static_cast<int32_t>(strides[a]))));
     }
     hn::StoreU(base, di, base_offsets + i);
+    if constexpr (kTaps == 2) {
+      if (fixed) {
+        // Lanes planned in vectors are finite, and complete unless padded with zeros.
+        StoreFixedPairWeights<kRank>(d, block, fixed_bits,
+                                     vector && options.padding != Padding::kZeros, stride,
+                                     row_weights + i);
+        continue;
+      }
+    }
     // Rows in odometer order (axis 0 the most significant digit); weights multiply from axis 0
     // inwards, as the reference does.
     for (size_t row = 0; row < rows; ++row) {

@@ -1,7 +1,8 @@
 // The oracle. Written straight from ../shared/NOTES.md, one output element at a time, with its
 // own coordinate code (a triangle-wave reflection, the cubic kernel as NOTES writes it) so that
 // it does not inherit a mistake of coords.h. Coordinates carry in long double once
-// unnormalised, which holds every float32/float64 value exactly.
+// unnormalised, which holds every float32/float64 value exactly. Integer outputs are summed
+// exactly, in 128-bit integers, from fixed-point weights split as NOTES.md words the rule.
 #include "reference.h"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "convert.h"
+#include "coords.h"
 #include "dispatch.h"
 #include "validate.h"
 
@@ -92,6 +94,50 @@ std::vector<Tap> AxisTaps(G g, int64_t size, const Options& options) {
   return taps;
 }
 
+// Integer outputs truncate an exact sum of the PLANNED weights (NOTES.md, Types): the float
+// weights the fast path's coordinate code gives (coords.h), to the last bit, since a last-bit
+// difference can move an exact sum across an integer. So for them the reference takes its
+// taps from coords.h; the float outputs check that code against this file's AxisTaps, and the
+// fixed-point split and the exact sum below are the reference's own.
+template <typename G, typename C>
+std::vector<Tap> PlannedTaps(G g, int64_t size, const Options& options) {
+  int64_t offsets[4];
+  C weights[4];
+  GridValueTaps(g, size, /*stride=*/1, options, offsets, weights);
+  std::vector<Tap> taps(static_cast<size_t>(TapsPerAxis(options.mode)));
+  for (size_t j = 0; j < taps.size(); ++j) {
+    taps[j] = {offsets[j] >= 0 ? offsets[j] : int64_t{-1}, static_cast<Long>(weights[j])};
+  }
+  return taps;
+}
+
+// NOTES.md's fixed-point weights of integer outputs, as the rule reads: the whole,
+// 2^kFixedBits<XD>, split among the taps of axis a, each part among those of axis a + 1, and
+// so on; a tap gets round(part * weight) (in C, ties to even), except that where every tap of
+// the axis is inside or weighs 0, tap x0 (the last tap at or below the coordinate) gets what the
+// others leave. Appends the leaves in odometer order.
+template <typename C>
+void FixedWeights(const std::vector<std::vector<Tap>>& taps, size_t a, int64_t part,
+                  std::vector<int64_t>* leaves) {
+  if (a == taps.size()) {
+    leaves->push_back(part);
+    return;
+  }
+  const std::vector<Tap>& axis = taps[a];
+  const size_t x0 = axis.size() == 4 ? 1 : 0;  // cubic taps start at x0 - 1
+  bool complete = true;
+  for (const Tap& tap : axis) complete = complete && (tap.index >= 0 || tap.weight == 0);
+  std::vector<int64_t> shares(axis.size());
+  int64_t given = 0;
+  for (size_t j = 0; j < axis.size(); ++j) {
+    const C product = static_cast<C>(part) * static_cast<C>(axis[j].weight);
+    shares[j] = static_cast<int64_t>(std::nearbyint(product));
+    if (j != x0) given += shares[j];
+  }
+  if (complete) shares[x0] = part - given;
+  for (int64_t share : shares) FixedWeights<C>(taps, a + 1, share, leaves);
+}
+
 template <DType XD, DType GD>
 void Run(const Problem& pr, const TensorView& x, const TensorView& grid,
          const MutableTensorView& y, const Options& options) {
@@ -99,6 +145,7 @@ void Run(const Problem& pr, const TensorView& x, const TensorView& grid,
   using G = typename Traits<GD>::Compute;
   using C = typename XT::Compute;
   using Storage = typename XT::Storage;
+  constexpr bool kExact = XT::kKind == Kind::kInt || XT::kKind == Kind::kBool;
   const auto* x_data = static_cast<const Storage*>(x.data);
   const auto* grid_data = static_cast<const typename Traits<GD>::Storage*>(grid.data);
   auto* y_data = static_cast<Storage*>(y.data);
@@ -114,7 +161,14 @@ void Run(const Problem& pr, const TensorView& x, const TensorView& grid,
       for (size_t a = 0; a < r; ++a) {
         const G g = ToCompute<GD>(coords[r - 1 - a]);
         finite = finite && std::isfinite(g);
-        if (finite) taps[a] = AxisTaps<G, C>(g, pr.in[a], options);
+        if (!finite) continue;
+        taps[a] = kExact && options.mode != Mode::kNearest
+                      ? PlannedTaps<G, C>(g, pr.in[a], options)
+                      : AxisTaps<G, C>(g, pr.in[a], options);
+      }
+      std::vector<int64_t> fixed;
+      if (kExact && finite && options.mode != Mode::kNearest) {
+        FixedWeights<C>(taps, 0, int64_t{1} << kFixedBits<XD>, &fixed);
       }
       for (int64_t c = 0; c < pr.channels; ++c) {
         Storage& out = y_data[(n * pr.channels + c) * pr.out_plane + l];
@@ -123,6 +177,8 @@ void Run(const Problem& pr, const TensorView& x, const TensorView& grid,
           out = NonFiniteValue<XD>();
           continue;
         }
+        Int128 exact = 0;  // integer outputs: the fixed-point weights times the taps
+        size_t leaf = 0;
         // Every combination of one tap per axis, in odometer order (last axis fastest).
         std::vector<size_t> pick(r, 0);
         C sums[XT::kParts] = {};
@@ -139,6 +195,9 @@ void Run(const Problem& pr, const TensorView& x, const TensorView& grid,
           }
           if (options.mode == Mode::kNearest) {
             out = outside ? Storage{} : CopyValue<XD>(plane[offset]);
+          } else if constexpr (kExact) {
+            if (!outside) exact += fixed[leaf] * ExactTap<XD>(plane[offset]);
+            ++leaf;
           } else if constexpr (XT::kKind != Kind::kString) {
             if (!outside) {
               const auto* parts = reinterpret_cast<const typename XT::Scalar*>(plane + offset);
@@ -156,7 +215,9 @@ void Run(const Problem& pr, const TensorView& x, const TensorView& grid,
             pick[a] = 0;
           }
         }
-        if constexpr (XT::kKind != Kind::kString) {
+        if constexpr (kExact) {
+          if (options.mode != Mode::kNearest) out = FromExact<XD>(exact);
+        } else if constexpr (XT::kKind != Kind::kString) {
           if (options.mode != Mode::kNearest) {
             auto* parts = reinterpret_cast<typename XT::Scalar*>(&out);
             for (int part = 0; part < XT::kParts; ++part) parts[part] = FromCompute<XD>(sums[part]);

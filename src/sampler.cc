@@ -98,6 +98,10 @@ struct Layout {
   size_t padded_channels;
   const float* pixels;
   int64_t pixels_batch;
+  // Integer and bool X on the generic path: fixed-point weights summed exactly (convert.h).
+  bool exact;
+  // Integer and bool X: kFixedBits of X's dtype; 0 for the other dtypes.
+  int fixed_bits;
 };
 
 // Scratch of one worker, sized once per call on the calling thread (so that an allocation
@@ -111,7 +115,12 @@ struct Scratch {
   C* weights = nullptr;              // [combination][location]
   C* values = nullptr;               // [location]
   C* acc = nullptr;                  // [location]
+  int64_t* fixed = nullptr;          // [combination][location]: integer outputs' weights
+  ExactSum<C>* exact = nullptr;      // [location]: integer outputs' sums
   std::vector<size_t> pick;          // one tap per axis: the current combination
+  // Integer outputs: one location's taps and fixed-point weights (SplitFixedWeights).
+  std::vector<C> location_weights;
+  std::vector<int64_t> location_offsets, location_fixed;
   // Pair and quad paths only.
   int32_t* base_offsets = nullptr;   // [location]
   float* row_weights = nullptr;      // [row][element of the window][location]
@@ -145,6 +154,8 @@ struct Scratch {
     const size_t offsets_at = reserve(layout.combinations * tile * sizeof(int64_t));
     const size_t weights_at = reserve(layout.combinations * tile * sizeof(C));
     const size_t values_at = reserve(tile * sizeof(C));
+    const size_t fixed_at = layout.exact ? reserve(layout.combinations * tile * sizeof(int64_t)) : 0;
+    const size_t exact_at = layout.exact ? reserve(tile * sizeof(ExactSum<C>)) : 0;
     memory = AllocateRow<unsigned char>(total);
     acc = At<C>(acc_at);
     axis_offsets = At<int64_t>(axis_offsets_at);
@@ -152,6 +163,13 @@ struct Scratch {
     offsets = At<int64_t>(offsets_at);
     weights = At<C>(weights_at);
     values = At<C>(values_at);
+    if (layout.exact) {
+      fixed = At<int64_t>(fixed_at);
+      exact = At<ExactSum<C>>(exact_at);
+      location_weights.resize(rank * layout.taps);
+      location_offsets.resize(rank * layout.taps);
+      location_fixed.resize(layout.combinations);
+    }
     pick.resize(rank);
   }
   template <typename T>
@@ -208,6 +226,19 @@ void PlanTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, siz
       }
     }
   }
+  if (weighted && layout.exact) {  // fixed-point weights, a location at a time
+    C* weights = s->location_weights.data();
+    int64_t* offsets = s->location_offsets.data();
+    int64_t* fixed = s->location_fixed.data();
+    for (size_t i = 0; i < count; ++i) {
+      for (size_t a = 0; a < r * taps; ++a) {
+        weights[a] = s->axis_weights[a * stride + i];
+        offsets[a] = s->axis_offsets[a * stride + i];
+      }
+      SplitFixedWeights(r, taps, layout.fixed_bits, weights, offsets, fixed);
+      for (size_t k = 0; k < layout.combinations; ++k) s->fixed[k * stride + i] = fixed[k];
+    }
+  }
   for (size_t row = 0; weighted && row < r * taps; ++row) {  // the kernels read tails: 0
     std::fill(&s->axis_weights[row * stride + count], &s->axis_weights[(row + 1) * stride], C(0));
   }
@@ -217,12 +248,13 @@ void PlanTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, siz
     int64_t* offset_row = s->offsets + k * stride;
     C* weight_row = s->weights + k * stride;
     std::fill(offset_row, offset_row + count, 0);
-    if (weighted) std::fill(weight_row, weight_row + stride, C(1));
+    const bool products = weighted && !layout.exact;
+    if (products) std::fill(weight_row, weight_row + stride, C(1));
     for (size_t a = 0; a < r; ++a) {
       const size_t row = (a * taps + s->pick[a]) * stride;
       const int64_t* axis_offset = s->axis_offsets + row;
       for (size_t i = 0; i < count; ++i) offset_row[i] = CombineTaps(offset_row[i], axis_offset[i]);
-      if (weighted) MulRow(weight_row, s->axis_weights + row, weight_row, stride);
+      if (products) MulRow(weight_row, s->axis_weights + row, weight_row, stride);
     }
     for (size_t a = r; a-- > 0;) {
       if (++s->pick[a] < taps) break;
@@ -263,9 +295,13 @@ void PlanWindowsTile(const Layout& layout, const void* grid, int64_t n, int64_t 
     for (size_t i = 0; i < count * p.rank; ++i) s->grid_values[i] = ToCompute<GD>(coords[i]);
     values = s->grid_values;
   }
-  const auto plan = layout.options.mode == Mode::kCubic ? PlanCubicQuads : PlanLinearPairs;
-  plan(values, p.rank, p.in.data(), p.stride.data(), layout.options, count, layout.tile,
-       s->base_offsets, s->row_weights);
+  if (layout.options.mode == Mode::kCubic) {
+    PlanCubicQuads(values, p.rank, p.in.data(), p.stride.data(), layout.options, count,
+                   layout.tile, s->base_offsets, s->row_weights);
+  } else {
+    PlanLinearPairs(values, p.rank, p.in.data(), p.stride.data(), layout.options,
+                    layout.fixed_bits, count, layout.tile, s->base_offsets, s->row_weights);
+  }
 }
 
 // The value at one location as the generic path computes it, tap by tap: for the few outputs
@@ -399,7 +435,22 @@ void SampleTile(const Layout& layout, const void* x, void* y, int64_t n, int64_t
       }
       continue;
     }
-    if constexpr (XT::kKind != Kind::kString) {
+    if constexpr (XT::kKind == Kind::kInt || XT::kKind == Kind::kBool) {
+      // The exact sum of fixed-point weights times the integer taps (convert.h).
+      ExactSum<C>* acc = s->exact;
+      std::fill(acc, acc + count, ExactSum<C>(0));
+      for (size_t k = 0; k < layout.combinations; ++k) {
+        const int64_t* offsets = s->offsets + k * stride;
+        const int64_t* fixed = s->fixed + k * stride;
+        for (size_t i = 0; i < count; ++i) {
+          if (offsets[i] >= 0) {
+            acc[i] += static_cast<ExactSum<C>>(fixed[i]) *
+                      static_cast<ExactSum<C>>(ExactTap<XD>(plane[offsets[i]]));
+          }
+        }
+      }
+      for (size_t i = 0; i < count; ++i) out[i] = FromExact<XD>(acc[i]);
+    } else if constexpr (XT::kKind != Kind::kString) {
       using Scalar = typename XT::Scalar;
       const auto* in = reinterpret_cast<const Scalar*>(plane);
       auto* dst = reinterpret_cast<Scalar*>(out);
@@ -452,6 +503,9 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   if (layout.windows) {
     WindowRowDeltas(p.rank, layout.taps, p.in.data(), p.stride.data(), layout.row_deltas);
   }
+  constexpr bool kExactTypes = Traits<XD>::kKind == Kind::kInt || Traits<XD>::kKind == Kind::kBool;
+  layout.fixed_bits = kExactTypes ? kFixedBits<XD> : 0;
+  layout.exact = kExactTypes && !layout.windows && options.mode != Mode::kNearest;
   layout.padded_channels = 0;
   layout.pixels = nullptr;
   layout.pixels_batch = 0;

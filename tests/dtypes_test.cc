@@ -275,13 +275,20 @@ TEST_CASE("integer X saturates a cubic overshoot at the type's range", "[dtype]"
     x.SetInt(1, lo);
     x.SetBits(2, hi);
     x.SetBits(3, hi);
-    const double mid = (static_cast<double>(lo) + static_cast<double>(hi)) / 2;
+    // The midpoint, exactly (integer division truncates toward zero, as the cast does): the
+    // weights of lo and hi at p = 1.5 sum to exactly one half each. For uint64 it is
+    // 2^63 - 1/2, below the 2^63 a float64 sum would round to.
+    const __int128 mid = (static_cast<__int128>(lo) + static_cast<__int128>(hi)) / 2;
     for (DType grid_dtype : GridDTypes()) {
       const AnyTensor grid = MakeTensor(grid_dtype, {1, 3, 1}, {0.5, -0.5, 0.0});
       AnyTensor expected(xi.dtype, {1, 1, 3});
       expected.SetBits(0, hi);
       expected.SetInt(1, lo);
-      expected.SetCast(2, mid);
+      if (mid < 0) {
+        expected.SetInt(2, static_cast<int64_t>(mid));
+      } else {
+        expected.SetBits(2, static_cast<uint64_t>(mid));
+      }
       const Options o = Make(Mode::kCubic, Padding::kBorder);
       CompareResults(RunBoth(x, grid, o), expected, Describe(xi.dtype, grid_dtype, o),
                      &mismatches);
