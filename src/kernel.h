@@ -70,19 +70,15 @@ void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
 // Element types the pair path reads, each converted to float32 as convert.h does.
 enum class PairKind { kF32, kF16, kBF16, kI8, kU8, kI16, kU16, kBool };
 
-// Whether the pair kind is an integer or bool one: planned `fixed` and summed exactly.
-inline constexpr bool IsExactPairKind(PairKind kind) {
-  return kind != PairKind::kF32 && kind != PairKind::kF16 && kind != PairKind::kBF16;
-}
-
 // One channel of a planned tile: the sum over rows of each row's pair weighed by its two
 // weights, for i < count, reading `plane` (elements of `kind`). The sums go to out[i] as
 // float32 (unless out is null: for kinds other than kF32 the float sums are only needed to find
 // the NaN ones) and, converted to `kind` as convert.h converts, to dst[i] (for kF32, out and dst
 // are the same and written once). Returns whether some sum is NaN: the caller recomputes those
 // exactly (a NaN weight, or a non-finite element weighed by 0, which the exact sum skips).
-// The exact kinds (IsExactPairKind) take a fixed-point plan, sum it exactly in integers into
-// dst (convert.h's FromExact), never write `out` and never return true.
+// The integer and bool kinds take a plan with fixed_bits = kFixedBits of their dtype (whose
+// non-finite locations weigh 0) and sum it exactly, so their outputs are convert.h's FromExact
+// of the exact sum, and they never return true.
 bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
                        const int32_t* row_deltas, const float* row_weights, size_t rows,
                        size_t stride, size_t count, float* out, void* dst);

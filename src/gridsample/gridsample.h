@@ -19,6 +19,12 @@
 // - Semantics: ../shared/NOTES.md of the project; in short, grid[..., 0] indexes the innermost
 //   (width) axis, nearest rounds half to even, cubic uses A = -0.75, non-finite grid
 //   coordinates give NaN (0 for integer/bool outputs, "" for strings).
+// - Integer and bool outputs are exact: the truncation (then saturation, like ONNX Cast) of
+//   the exact sum of the integer taps times fixed-point weights, multiples of 2^-16 (8-bit,
+//   bool), 2^-24 (16-bit) or 2^-52 (32/64-bit) split from the float weights axis by axis and
+//   summing to exactly one where every tap is inside. So no float rounding moves a result
+//   across an integer: a flat region returns its value in every mode, padding and rank, and a
+//   result that is an integer in exact arithmetic is that integer (README: Types).
 #ifndef GRIDSAMPLE_GRIDSAMPLE_H_
 #define GRIDSAMPLE_GRIDSAMPLE_H_
 

@@ -1,6 +1,7 @@
 // Every case of the native reference's vectors (tests/data/reference_vectors.txt: every dtype,
-// ranks 1-4, every mode x padding x align_corners) and of the golden file (tests/data/golden.txt:
-// onnx.reference and the exact NOTES model) through the package's JS API.
+// ranks 1-4, every mode x padding x align_corners), of the golden file (tests/data/golden.txt:
+// onnx.reference and the exact NOTES model) and of the exact integer cases
+// (tests/data/exact_integers.txt: an exact rational model) through the package's JS API.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
@@ -11,6 +12,7 @@ import { closeTo, dataDir, firstMismatch, readVectors, registry } from './helper
 
 const referenceCases = readVectors(path.join(dataDir, 'reference_vectors.txt'));
 const goldenCases = readVectors(path.join(dataDir, 'golden.txt'));
+const exactCases = readVectors(path.join(dataDir, 'exact_integers.txt'));
 
 function run(c) {
   return gridSample({ data: c.x.data, dims: c.x.dims, type: c.x.type },
@@ -98,5 +100,39 @@ describe('golden vectors (tests/data/golden.txt)', () => {
     assert.equal(goldenCases.filter((c) => !['float32', 'float64'].includes(c.x.type)).length, 0);
     assert.ok(goldenCases.length > 100);
     assert.ok(closeTo([1], [1]));
+  });
+});
+
+describe('exact integers (tests/data/exact_integers.txt)', () => {
+  test(`${exactCases.length} cases of every integer type and bool, bit for bit`, () => {
+    assert.ok(exactCases.length >= 612);
+    const failures = [];
+    for (const c of exactCases) {
+      const y = run(c);
+      assert.deepEqual(y.dims, c.y.dims, c.name);
+      const at = firstMismatch(registry().get(c.x.type), y.data, c.y.data, true);
+      if (at >= 0) {
+        failures.push(`${c.name}: element ${at}: got ${show(y.data, at)}, expected ` +
+                      `${show(c.y.data, at)}`);
+      }
+    }
+    assert.deepEqual(failures, [], `${failures.length} of ${exactCases.length} cases differ`);
+  });
+
+  test('a flat uint8 image of 200 stays 200 under a random border grid, in every mode', () => {
+    // 3 x 64 x 64 of 200 and a 128 x 128 grid uniform in +-0.9: summed in float32 this came
+    // back with 199 in 5% (linear) and 32% (cubic) of the outputs.
+    const x = new Uint8Array(3 * 64 * 64).fill(200);
+    let state = 200;
+    const grid = Float32Array.from({ length: 128 * 128 * 2 }, () => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return (state / 2147483648) * 1.8 - 0.9;
+    });
+    for (const mode of ['linear', 'cubic', 'nearest']) {
+      const y = gridSample({ data: x, dims: [1, 3, 64, 64] },
+                           { data: grid, dims: [1, 128, 128, 2] }, { mode, paddingMode: 'border' });
+      assert.equal(y.data.length, 3 * 128 * 128);
+      assert.equal(y.data.filter((v) => v !== 200).length, 0, mode);
+    }
   });
 });
