@@ -38,7 +38,8 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // The vector plan of one axis for the lanes of g; false if some lane needs the scalar plan.
-// With a `complete_out`, also whether each lane's taps are all inside or weigh 0 where not.
+// With a `complete_out`, also whether each lane's taps are all inside or weigh 0 where not
+// (written under zeros padding only).
 template <class D>
 HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& options,
                                int32_t* left_out, float* left_weight_out,
@@ -53,7 +54,9 @@ HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& o
       !ReflectVector(d, p, size, options.align_corners)) {
     return false;
   }
-  p = hn::Min(hn::Max(p, hn::Set(d, -8.0f)), hn::Add(last, hn::Set(d, 8.0f)));  // clamp_far
+  if (options.padding == Padding::kZeros) {  // clamp_far (the other paddings are inside)
+    p = hn::Min(hn::Max(p, hn::Set(d, -8.0f)), hn::Add(last, hn::Set(d, 8.0f)));
+  }
   const V x0f = hn::Floor(p);
   const V t = hn::Sub(p, x0f);
   const V w0 = hn::Sub(one, t);
@@ -68,17 +71,15 @@ HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& o
   hn::Store(hn::IfThenElse(x0_left, w0, hn::IfThenElseZero(x1_left, t)), d, left_weight_out);
   const V right = hn::IfThenElse(x0_left, t, hn::IfThenElseZero(x0_right, w0));
   hn::Store(size >= 2 ? right : zero, d, right_weight_out);
-  if (complete_out != nullptr) {
-    // Border and reflection keep x0 inside, and x1 too unless t = 0; zeros padding need not.
-    auto complete = hn::Set(di, -1);
-    if (options.padding == Padding::kZeros) {
-      const auto end = hn::Set(di, static_cast<int32_t>(size));
-      const auto x0_inside = hn::And(hn::Gt(x0, hn::Set(di, -1)), hn::Lt(x0, end));
-      const auto x1_inside = hn::Lt(x1, end);
-      complete = hn::VecFromMask(
-          di, hn::And(x0_inside, hn::Or(x1_inside, hn::RebindMask(di, hn::Eq(t, zero)))));
-    }
-    hn::Store(complete, di, complete_out);
+  // Border and reflection keep x0 inside, and x1 too unless t = 0: their vector lanes are all
+  // complete (StoreFixedPairWeights is told so); zeros padding need not be.
+  if (complete_out != nullptr && options.padding == Padding::kZeros) {
+    const auto end = hn::Set(di, static_cast<int32_t>(size));
+    const auto x0_inside = hn::And(hn::Gt(x0, hn::Set(di, -1)), hn::Lt(x0, end));
+    const auto x1_inside = hn::Lt(x1, end);
+    const auto x1_weightless = hn::RebindMask(di, hn::Eq(t, zero));
+    hn::Store(hn::VecFromMask(di, hn::And(x0_inside, hn::Or(x1_inside, x1_weightless))), di,
+              complete_out);
   }
   return true;
 }
@@ -165,19 +166,6 @@ HWY_INLINE void GatherPairs(D d, const unsigned char* const* rows,
 template <PairKind K>
 struct PairFormat;
 
-// ONNX Cast to a narrow integer (convert.h's SaturatingCast) with the saturating DemoteTo that
-// follows it: truncation toward zero (ConvertTo saturates to int32's range), then DemoteTo clamps
-// to the narrow type's. Clamping in float32 first gives the same numbers with four more
-// operations a vector. The sums of 8-bit kinds are exact (a fixed-point plan, kernel.h), and
-// never NaN: a non-finite grid value's weights are 0.
-template <class D>
-HWY_INLINE hn::Vec<hn::RebindToSigned<D>> TruncateToInt(D /*d*/, hn::Vec<D> v) {
-#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
-  v = hn::IfThenZeroElse(hn::IsNaN(v), v);  // these convert with a C++ cast: NaN is undefined
-#endif
-  return hn::ConvertTo(hn::RebindToSigned<D>(), v);
-}
-
 // The two kBits-bit integers in the low 2 * kBits bits of each uint32 lane of v (the first in
 // the low half): the integer pair kinds' widening, to float32 (8-bit kinds), or as int32 bits in
 // float-typed vectors (16-bit kinds, which WeighPair sums as integers; one vector type for
@@ -200,9 +188,13 @@ HWY_INLINE void SplitIntegers(D d, hn::Vec<hn::RebindToUnsigned<D>> v, hn::Vec<D
   }
 }
 
-// The 16-bit integer kinds: their fixed-point sums (24 fraction bits, kernel.h) pass 2^24, so
-// WeighPair sums them exactly in integers; the 8-bit kinds' stay below 2^24 and are exact in
-// float32.
+// The integer and bool kinds, planned with fixed-point weights (kernel.h) and summed exactly.
+constexpr bool FixedPairKind(PairKind kind) {
+  return kind != PairKind::kF32 && kind != PairKind::kF16 && kind != PairKind::kBF16;
+}
+// The 16-bit integer kinds: their fixed-point sums (24 fraction bits) pass 2^24, so WeighPair
+// sums them exactly in integers; the 8-bit kinds' (16 fraction bits) stay below 2^24 and are
+// exact in float32.
 constexpr bool IntegerSums(PairKind kind) {
   return kind == PairKind::kI16 || kind == PairKind::kU16;
 }
@@ -226,10 +218,12 @@ HWY_INLINE void WeighPair(D d, hn::Vec<D> x, hn::Vec<D> w, hn::Vec<D>& acc, hn::
   }
 }
 
-// The first `valid` lanes of WeighPair's exact sums K = acc * 2^12 + low as the output
-// elements: K / 2^24 truncated toward zero, saturated, as convert.h's FromExact. Floor
-// divisions by 2^12 are arithmetic shifts, nested: floor(K / 2^24) =
-// floor((acc + floor(low / 2^12)) / 2^12); a negative K with a remainder then truncates up.
+// The first `valid` lanes of WeighPair's exact sums of a FixedPairKind as the output elements:
+// the sum truncated toward zero and saturated (bool: nonzero), as convert.h's FromExact. The
+// 8-bit kinds' sums are float32 and exact, so converting truncates them exactly (never NaN:
+// a non-finite location weighs 0). The 16-bit kinds' are K = acc * 2^12 + low in units of
+// 2^-24: floor divisions by 2^12 are arithmetic shifts, nested, floor(K / 2^24) =
+// floor((acc + floor(low / 2^12)) / 2^12), and a negative K with a remainder truncates up.
 template <PairKind K, class D>
 HWY_INLINE void StoreExact(D d, hn::Vec<D> acc, hn::Vec<D> low, size_t valid,
                            typename PairFormat<K>::Element* dst) {
@@ -239,7 +233,11 @@ HWY_INLINE void StoreExact(D d, hn::Vec<D> acc, hn::Vec<D> low, size_t valid,
   const hn::Rebind<Element, D> dn;
   const auto a = hn::BitCast(du, acc), l = hn::BitCast(du, low);
   hn::Vec<decltype(di)> q;
-  if constexpr (K == PairKind::kU16) {  // K >= 0; low may pass 2^31
+  if constexpr (K == PairKind::kBool) {  // nonzero is true
+    q = hn::IfThenElseZero(hn::RebindMask(di, hn::Ne(acc, hn::Zero(d))), hn::Set(di, 1));
+  } else if constexpr (!IntegerSums(K)) {
+    q = hn::ConvertTo(di, acc);
+  } else if constexpr (K == PairKind::kU16) {  // K >= 0; low may pass 2^31
     q = hn::BitCast(di, hn::ShiftRight<12>(hn::Add(a, hn::ShiftRight<12>(l))));
   } else {
     const auto floor = hn::ShiftRight<12>(
@@ -421,18 +419,6 @@ struct PairFormat8 {
   using Pair = uint16_t;
   using Element = typename std::conditional<K == PairKind::kI8, int8_t, uint8_t>::type;
   template <class D>
-  static void Store(D d, hn::Vec<D> v, Element* dst) {
-    const hn::Rebind<Element, D> dn;
-    const hn::RebindToSigned<D> di;
-    if constexpr (K == PairKind::kBool) {  // nonzero and not NaN is true (Ne is ordered)
-      const auto one = hn::Set(di, 1);
-      const auto b = hn::IfThenElseZero(hn::RebindMask(di, hn::Ne(v, hn::Zero(d))), one);
-      hn::StoreU(hn::DemoteTo(dn, b), dn, dst);
-    } else {
-      hn::StoreU(hn::DemoteTo(dn, TruncateToInt(d, v)), dn, dst);
-    }
-  }
-  template <class D>
   static void Load(D d, const Pair* pairs, hn::Vec<D>& left, hn::Vec<D>& right) {
     const hn::Rebind<uint16_t, D> du16;
     Split(d, hn::PromoteTo(hn::RebindToUnsigned<D>(), hn::LoadU(du16, pairs)), left, right);
@@ -472,12 +458,13 @@ struct PairFormat<PairKind::kU8> : PairFormat8<PairKind::kU8> {};
 template <>
 struct PairFormat<PairKind::kBool> : PairFormat8<PairKind::kBool> {};
 
-// A vector of the pair kernel's sums: the 16-bit integer kinds' through StoreExact, the others'
-// through StoreSums (out[at..] too, unless out is null, and their NaN lanes noted in `nan`).
+// A vector of the pair kernel's sums: the integer and bool kinds' through StoreExact, the float
+// kinds' through StoreSums (out[at..] too, unless out is null, and their NaN lanes noted in
+// `nan`).
 template <PairKind K, class D, class M>
 HWY_INLINE void StorePairSums(D d, hn::Vec<D> acc, hn::Vec<D> low, size_t valid, float* out,
                               size_t at, typename PairFormat<K>::Element* elements, M& nan) {
-  if constexpr (IntegerSums(K)) {
+  if constexpr (FixedPairKind(K)) {
     StoreExact<K>(d, acc, low, valid, elements);
   } else {
     StoreSums<PairFormat<K>>(d, acc, valid, out == nullptr ? nullptr : out + at, elements, nan);

@@ -11,6 +11,7 @@
 #endif
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <type_traits>
 
@@ -185,9 +186,10 @@ HWY_INLINE void SplitFixedPair(D d, const WindowBlock<2>& block, const bool* all
                                      row_weights);
   }
 }
+// `whole` is 2^fraction_bits, `unit` its inverse.
 template <size_t kRank, class D>
-HWY_INLINE void StoreFixedPairWeights(D d, const WindowBlock<2>& block, int fraction_bits,
-                                      bool complete, size_t stride,
+HWY_INLINE void StoreFixedPairWeights(D d, const WindowBlock<2>& block, hn::Vec<D> whole,
+                                      hn::Vec<D> unit, bool complete, size_t stride,
                                       float* HWY_RESTRICT row_weights) {
   bool all_whole[kRank];
   for (size_t a = 0; a < kRank; ++a) {
@@ -195,9 +197,7 @@ HWY_INLINE void StoreFixedPairWeights(D d, const WindowBlock<2>& block, int frac
     all_whole[a] = complete || hn::AllFalse(di, hn::Eq(hn::Load(di, block.complete[a]),
                                                        hn::Zero(di)));
   }
-  const float whole = static_cast<float>(int64_t{1} << fraction_bits);
-  SplitFixedPair<0, kRank>(d, block, all_whole, hn::Set(d, whole), 0, hn::Set(d, 1.0f / whole),
-                           stride, row_weights);
+  SplitFixedPair<0, kRank>(d, block, all_whole, whole, 0, unit, stride, row_weights);
 }
 
 // The plan of the pair and quad paths (kernel.h), for kRank axes whose windows of Axis::kTaps
@@ -217,6 +217,8 @@ void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
   const size_t lanes = hn::Lanes(d);
   const auto limit = hn::Set(d, kVectorGridLimit);
   const bool fixed = fixed_bits > 0;
+  const auto fixed_whole = hn::Set(d, std::ldexp(1.0f, fixed_bits));
+  const auto fixed_unit = hn::Set(d, std::ldexp(1.0f, -fixed_bits));
   WindowBlock<kTaps> block;
   alignas(64) float tail[kMaxFloatLanes * kRank];
   for (size_t i = 0; i < count; i += lanes) {
@@ -246,7 +248,7 @@ void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
     if constexpr (kTaps == 2) {
       if (fixed) {
         // Lanes planned in vectors are finite, and complete unless padded with zeros.
-        StoreFixedPairWeights<kRank>(d, block, fixed_bits,
+        StoreFixedPairWeights<kRank>(d, block, fixed_whole, fixed_unit,
                                      vector && options.padding != Padding::kZeros, stride,
                                      row_weights + i);
         continue;
