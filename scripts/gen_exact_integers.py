@@ -28,6 +28,8 @@ import random
 import struct
 from fractions import Fraction
 
+from exact_arith import round_to_bits
+
 # (name, bits, signed); bool is special.
 INT_DTYPES = [("int8", 8, True), ("uint8", 8, False), ("int16", 16, True), ("uint16", 16, False),
               ("int32", 32, True), ("uint32", 32, False), ("int64", 64, True),
@@ -39,19 +41,6 @@ def weight_format(bits):
     if bits <= 8:
         return 16, 24
     return (24, 24) if bits <= 16 else (52, 53)
-
-
-def round_to_bits(q, bits):
-    """Rounds the rational q to `bits` significant bits, half to even (normal range only)."""
-    if q == 0:
-        return Fraction(0)
-    a = abs(q)
-    e = a.numerator.bit_length() - a.denominator.bit_length()
-    if a < Fraction(2) ** e:
-        e -= 1  # now 2**e <= a < 2**(e+1)
-    scale = Fraction(2) ** (bits - 1 - e)
-    rounded = Fraction(round(a * scale)) / scale  # round() of a Fraction is half-to-even
-    return rounded if q > 0 else -rounded
 
 
 def unnormalize(g, size, align_corners, grid_bits):

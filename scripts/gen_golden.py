@@ -39,6 +39,8 @@ import onnx
 from onnx import helper
 from onnx.reference import ReferenceEvaluator
 
+from exact_arith import round_to_bits
+
 MODES = ("linear", "nearest", "cubic")
 PADDINGS = ("zeros", "border", "reflection")
 DTYPES = {"float32": np.float32, "float64": np.float64}
@@ -60,19 +62,6 @@ CROSS_CHECK_TOL = {"float32": 2e-6, "float64": 2e-5}
 
 # ----------------------------------------------------------------------------------------------
 # The NOTES model.
-
-
-def round_to_bits(q, bits):
-    """Rounds the rational q to `bits` significant bits, half to even (no exponent limits)."""
-    if q == 0:
-        return Fraction(0)
-    a = abs(q)
-    e = a.numerator.bit_length() - a.denominator.bit_length()
-    if a < Fraction(2) ** e:
-        e -= 1  # now 2**e <= a < 2**(e+1)
-    scale = Fraction(2) ** (bits - 1 - e)
-    rounded = Fraction(round(a * scale)) / scale  # round() of a Fraction is half-to-even
-    return rounded if q > 0 else -rounded
 
 
 def unnormalize_steps(g, size, align_corners, op):

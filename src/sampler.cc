@@ -154,7 +154,8 @@ struct Scratch {
     const size_t offsets_at = reserve(layout.combinations * tile * sizeof(int64_t));
     const size_t weights_at = reserve(layout.combinations * tile * sizeof(C));
     const size_t values_at = reserve(tile * sizeof(C));
-    const size_t fixed_at = layout.exact ? reserve(layout.combinations * tile * sizeof(int64_t)) : 0;
+    const size_t fixed_at =
+        layout.exact ? reserve(layout.combinations * tile * sizeof(int64_t)) : 0;
     const size_t exact_at = layout.exact ? reserve(tile * sizeof(ExactSum<C>)) : 0;
     memory = AllocateRow<unsigned char>(total);
     acc = At<C>(acc_at);

@@ -65,6 +65,30 @@ std::vector<int64_t> OutputExtents(size_t rank) {
   }
 }
 
+// Calls f(info, x_shape, options) for every integer and bool dtype, rank 1-4 (Shapes), linear
+// and cubic, every padding and alignment.
+template <class F>
+void ForEachIntegerCase(F&& f) {
+  for (const DTypeInfo& info : AllDTypes()) {
+    if (!IsExactKind(info)) continue;
+    for (size_t rank = 1; rank <= 4; ++rank) {
+      for (const std::vector<int64_t>& x_shape : Shapes(rank)) {
+        for (Mode mode : {Mode::kLinear, Mode::kCubic}) {
+          for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
+            for (bool align_corners : {false, true}) {
+              Options o;
+              o.mode = mode;
+              o.padding = padding;
+              o.align_corners = align_corners;
+              f(info, x_shape, o);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 // Whether every tap of the location with grid values `g` (grid order) is inside the input,
 // with a margin far above the float rounding of the coordinates.
 bool AllTapsInside(const double* g, const std::vector<int64_t>& x_shape, const Options& o) {
@@ -85,64 +109,50 @@ TEST_CASE("Flat integer images come back exactly in every mode, padding, rank an
   Mismatches mismatches;
   size_t flat_checked = 0;
   ForEachTarget([&](int64_t) {
-    for (const DTypeInfo& info : AllDTypes()) {
-      if (!IsExactKind(info)) continue;
-      for (size_t rank = 1; rank <= 4; ++rank) {
-        for (const std::vector<int64_t>& x_shape : Shapes(rank)) {
-          for (Mode mode : {Mode::kLinear, Mode::kCubic}) {
-            for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
-              for (bool align_corners : {false, true}) {
-                for (double range : {0.9, 1.6}) {  // inside only, and reaching outside
-                  Options o;
-                  o.mode = mode;
-                  o.padding = padding;
-                  o.align_corners = align_corners;
-                  std::vector<int64_t> grid_shape = {x_shape[0]};
-                  for (int64_t e : OutputExtents(rank)) grid_shape.push_back(e);
-                  grid_shape.push_back(static_cast<int64_t>(rank));
-                  AnyTensor grid(DType::kFloat32, grid_shape);
-                  std::vector<double> g(grid.size());
-                  for (size_t i = 0; i < grid.size(); ++i) {
-                    g[i] = std::uniform_real_distribution<double>(-range, range)(rng);
-                    grid.Set(i, g[i]);
-                    g[i] = grid.Get(i);  // as float32 holds it
-                  }
-                  for (uint64_t value : FlatValues(info)) {
-                    AnyTensor x(info.dtype, x_shape);
-                    for (size_t i = 0; i < x.size(); ++i) x.SetBits(i, value);
-                    const Results r = RunBoth(x, grid, o);
-                    const std::string what = std::string(info.name) + " " +
-                                             std::to_string(static_cast<int64_t>(value)) +
-                                             " rank " + std::to_string(rank) + " " +
-                                             OptionsText(o) + " range " + std::to_string(range);
-                    if (!r.fast_status.ok() || !r.ref_status.ok()) {
-                      mismatches.Add(what + ": " + r.fast_status.message());
-                      continue;
-                    }
-                    const size_t locations = r.fast.size() / static_cast<size_t>(x_shape[1]);
-                    for (size_t i = 0; i < r.fast.size(); ++i) {
-                      if (!r.fast.SameElement(i, r.ref, i)) {
-                        mismatches.Add(what + ": element " + std::to_string(i) + ": fast " +
-                                       r.fast.Describe(i) + ", reference " + r.ref.Describe(i));
-                        continue;
-                      }
-                      const size_t l = i % locations;
-                      if (padding != Padding::kZeros || AllTapsInside(&g[l * rank], x_shape, o)) {
-                        ++flat_checked;
-                        if (r.fast.Bits(i) != x.Bits(0)) {
-                          mismatches.Add(what + ": element " + std::to_string(i) + " is " +
-                                         r.fast.Describe(i) + ", not the flat value");
-                        }
-                      }
-                    }
-                  }
-                }
+    ForEachIntegerCase([&](const DTypeInfo& info, const std::vector<int64_t>& x_shape,
+                           const Options& o) {
+      const size_t rank = x_shape.size() - 2;
+      for (double range : {0.9, 1.6}) {  // inside only, and reaching outside
+        std::vector<int64_t> grid_shape = {x_shape[0]};
+        for (int64_t e : OutputExtents(rank)) grid_shape.push_back(e);
+        grid_shape.push_back(static_cast<int64_t>(rank));
+        AnyTensor grid(DType::kFloat32, grid_shape);
+        std::vector<double> g(grid.size());
+        for (size_t i = 0; i < grid.size(); ++i) {
+          grid.Set(i, std::uniform_real_distribution<double>(-range, range)(rng));
+          g[i] = grid.Get(i);  // as float32 holds it
+        }
+        for (uint64_t value : FlatValues(info)) {
+          AnyTensor x(info.dtype, x_shape);
+          for (size_t i = 0; i < x.size(); ++i) x.SetBits(i, value);
+          const Results r = RunBoth(x, grid, o);
+          const std::string what = std::string(info.name) + " " +
+                                   std::to_string(static_cast<int64_t>(value)) + " rank " +
+                                   std::to_string(rank) + " " + OptionsText(o) + " range " +
+                                   std::to_string(range);
+          if (!r.fast_status.ok() || !r.ref_status.ok()) {
+            mismatches.Add(what + ": " + r.fast_status.message());
+            continue;
+          }
+          const size_t locations = r.fast.size() / static_cast<size_t>(x_shape[1]);
+          for (size_t i = 0; i < r.fast.size(); ++i) {
+            if (!r.fast.SameElement(i, r.ref, i)) {
+              mismatches.Add(what + ": element " + std::to_string(i) + ": fast " +
+                             r.fast.Describe(i) + ", reference " + r.ref.Describe(i));
+              continue;
+            }
+            const size_t l = i % locations;
+            if (o.padding != Padding::kZeros || AllTapsInside(&g[l * rank], x_shape, o)) {
+              ++flat_checked;
+              if (r.fast.Bits(i) != x.Bits(0)) {
+                mismatches.Add(what + ": element " + std::to_string(i) + " is " +
+                               r.fast.Describe(i) + ", not the flat value");
               }
             }
           }
         }
       }
-    }
+    });
   });
   INFO(mismatches.Report());
   CHECK(mismatches.count() == 0);
@@ -174,30 +184,20 @@ TEST_CASE("A flat uint8 image of 200 stays 200 under a random border grid", "[ex
 TEST_CASE("Random integer images: the fast path equals the reference bit for bit", "[exact]") {
   ForEachTarget([&](int64_t) {
     uint64_t seed = 1600;
-    for (const DTypeInfo& info : AllDTypes()) {
-      if (!IsExactKind(info)) continue;
-      for (size_t rank = 1; rank <= 4; ++rank) {
-        for (const std::vector<int64_t>& x_shape : Shapes(rank)) {
-          for (Mode mode : {Mode::kLinear, Mode::kCubic}) {
-            for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
-              for (bool align_corners : {false, true}) {
-                GridSampleTester()
-                    .input(x_shape)
-                    .output(OutputExtents(rank))
-                    .dtype(info.dtype)
-                    .mode(mode)
-                    .padding(padding)
-                    .align_corners(align_corners)
-                    .grid_range(1.3)
-                    .special_values(true)
-                    .seed(++seed)
-                    .Test();
-              }
-            }
-          }
-        }
-      }
-    }
+    ForEachIntegerCase([&](const DTypeInfo& info, const std::vector<int64_t>& x_shape,
+                           const Options& o) {
+      GridSampleTester()
+          .input(x_shape)
+          .output(OutputExtents(x_shape.size() - 2))
+          .dtype(info.dtype)
+          .mode(o.mode)
+          .padding(o.padding)
+          .align_corners(o.align_corners)
+          .grid_range(1.3)
+          .special_values(true)
+          .seed(++seed)
+          .Test();
+    });
   });
 }
 
