@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes tests/data/exact_integers.txt: integer and bool GridSample cases whose expected Y comes
-from an exact rational model of NOTES.md's rule for integer outputs (Types): Y is the truncation
-toward zero (then saturation) of the EXACT sum of the taps times the planned fixed-point weights.
+from an exact rational model of the rule for integer outputs (docs/semantics.md, Types): Y is the
+truncation toward zero (then saturation) of the EXACT sum of the taps times the planned
+fixed-point weights.
 
 The model is independent of the C++ code and needs nothing but Python: every float operation of
 the plan (unnormalising in the grid's type, the fraction t, the linear weights t and 1 - t, the
@@ -116,7 +117,7 @@ def axis_taps(p, size, mode, padding, align_corners, weight_bits):
 
 
 def fixed_weights(per_axis, fraction_bits, weight_bits):
-    """NOTES.md's split of 2^fraction_bits over the taps, axis by axis: each tap gets
+    """docs/semantics.md's split of 2^fraction_bits over the taps, axis by axis: each tap gets
     round(part * w) (part * w in the weights' float type, half to even), except that on an axis
     whose taps are all inside (or weigh 0 where not) tap x0 (linear: the first, cubic: the
     second) takes the rest. Returns the leaves in odometer order."""
@@ -265,8 +266,8 @@ def main():
                                                          "tests", "data", "exact_integers.txt"))
     args = parser.parse_args()
     lines = ["# Written by scripts/gen_exact_integers.py: integer and bool X, Y from an exact",
-             "# rational model of NOTES.md's rule (the truncated exact sum of the taps times the",
-             "# fixed-point weights). Do not edit by hand.", ""]
+             "# rational model of the rule of docs/semantics.md (the truncated exact sum of the",
+             "# taps times the fixed-point weights). Do not edit by hand.", ""]
     total = 0
     for (name, mode, padding, align_corners, dtype, x_shape, x, grid_dtype, grid_shape, grid,
          y_shape, y) in cases(args.seed):

@@ -1,5 +1,5 @@
 // Element conversions between a tensor's storage type and the type interpolation runs in,
-// following ../shared/NOTES.md (ONNX Cast semantics on the way back). Shared by the fast path
+// following docs/semantics.md (ONNX Cast semantics on the way back). Shared by the fast path
 // and the reference: conversions are not part of what the reference is an oracle for, and the
 // dtype tests pin them independently.
 #ifndef GRIDSAMPLE_SRC_CONVERT_H_
@@ -142,14 +142,14 @@ typename Traits<D>::Scalar FromCompute(typename Traits<D>::Compute v) {
   }
 }
 
-// Integer and bool outputs are the truncation of an EXACT sum (NOTES.md, Types): their weights
-// are fixed-point, integer multiples of 2^-kFixedBits<D> that sum to exactly one where every
-// tap is inside (SplitFixedWeights), and the taps are summed as integers (ExactSum<C>), so
-// float rounding never carries a result across an integer. The fraction bits grow with the
-// element: 16 for 8-bit types and bool (a float32 sum of such weights times 8-bit elements stays
-// below 2^24, so the fast path sums them exactly in float32; OpenCV's remap weighs 8-bit pixels
-// in 2^-15), 24 for 16-bit ones (the precision of their float32 weights near one), 52 for 32-
-// and 64-bit ones (of their float64 weights).
+// Integer and bool outputs are the truncation of an EXACT sum (docs/semantics.md, Types): their
+// weights are fixed-point, integer multiples of 2^-kFixedBits<D> that sum to exactly one where
+// every tap is inside (SplitFixedWeights), and the taps are summed as integers (ExactSum<C>), so
+// float rounding never carries a result across an integer. The fraction bits grow with the element:
+// 16 for 8-bit types and bool (a float32 sum of such weights times 8-bit elements stays below 2^24,
+// so the fast path sums them exactly in float32; OpenCV's remap weighs 8-bit pixels in 2^-15), 24
+// for 16-bit ones (the precision of their float32 weights near one), 52 for 32- and 64-bit ones (of
+// their float64 weights).
 template <DType D>
 inline constexpr int kFixedBits = sizeof(typename Traits<D>::Storage) == 1   ? 16
                                   : sizeof(typename Traits<D>::Storage) == 2 ? 24
@@ -188,8 +188,8 @@ typename Traits<D>::Storage FromExact(Int128 sum) {
   }
 }
 
-// The fixed-point weights of one output location (NOTES.md, Types), for `rank` axes of `taps`
-// taps each: weights[a * taps + j] is tap j's weight on axis a (X's compute type C, from
+// The fixed-point weights of one output location (docs/semantics.md, Types), for `rank` axes
+// of `taps` taps each: weights[a * taps + j] is tap j's weight on axis a (X's compute type C, from
 // coords.h) and offsets[a * taps + j] its offset (negative: no input element, coords.h).
 // The whole, 2^fraction_bits, is split axis by axis, axis 0 first: a part P goes to the taps of
 // the next axis as round(P * w) each (P * w in C, rounded to even), except that on an axis

@@ -1,6 +1,6 @@
 // Coordinate math of the fast path, in one place: unnormalise a grid value, resolve padding
 // (clamp, reflect) and turn a coordinate into the integer taps and weights of one axis.
-// Semantics: ../shared/NOTES.md. The reference (reference.cc) derives the same results with
+// Semantics: docs/semantics.md. The reference (reference.cc) derives the same results with
 // code of its own, so that each checks the other.
 #ifndef GRIDSAMPLE_SRC_COORDS_H_
 #define GRIDSAMPLE_SRC_COORDS_H_
@@ -36,7 +36,7 @@ template <typename T>
 using Wider = typename std::conditional<std::is_same<T, float>::value, double, long double>::type;
 
 // Pixel coordinate of normalised grid value g on an axis of `size` elements, in T, with the
-// operation order of NOTES.md (no FMA contraction: see CMakeLists.txt).
+// operation order of docs/semantics.md (no FMA contraction: see CMakeLists.txt).
 template <typename T>
 T Unnormalize(T g, int64_t size, bool align_corners) {
   const T s = static_cast<T>(size);
@@ -120,7 +120,7 @@ void AxisTaps(T p, int64_t size, int64_t stride, const Options& options, int64_t
 
   switch (options.mode) {
     case Mode::kNearest: {
-      // Round half to even first, then pad (NOTES.md).
+      // Round half to even first, then pad (docs/semantics.md).
       T r = std::nearbyint(p);
       if (options.padding == Padding::kBorder) r = ClampToAxis(r, last);
       if (options.padding == Padding::kReflection) r = Reflect(r, size, options.align_corners);

@@ -1,8 +1,8 @@
-// The oracle. Written straight from ../shared/NOTES.md, one output element at a time, with its
+// The oracle. Written straight from docs/semantics.md, one output element at a time, with its
 // own coordinate code (a triangle-wave reflection, the cubic kernel as NOTES writes it) so that
 // it does not inherit a mistake of coords.h. Coordinates carry in long double once
 // unnormalised, which holds every float32/float64 value exactly. Integer outputs are summed
-// exactly, in 128-bit integers, from fixed-point weights split as NOTES.md words the rule.
+// exactly, in 128-bit integers, from fixed-point weights split as docs/semantics.md words the rule.
 #include "reference.h"
 
 #include <algorithm>
@@ -36,7 +36,7 @@ Long MirrorInto(Long p, Long lo, Long hi) {
   return lo + (width - std::fabs(d - width));
 }
 
-// NOTES.md's cubic convolution kernel with A = -0.75.
+// docs/semantics.md's cubic convolution kernel with A = -0.75.
 Long CubicKernel(Long t) {
   const Long a = -0.75L;
   t = std::fabs(t);
@@ -50,7 +50,8 @@ Long CubicKernel(Long t) {
 template <typename G, typename C>
 std::vector<Tap> AxisTaps(G g, int64_t size, const Options& options) {
   const G s = static_cast<G>(size);
-  // Unnormalise in G, in NOTES.md's operation order; only if that overflows, in long double.
+  // Unnormalise in G, in the operation order of docs/semantics.md; only if that overflows, in long
+  // double.
   const G in_g = options.align_corners ? (g + G(1)) / G(2) * (s - G(1))
                                        : ((g + G(1)) * s - G(1)) / G(2);
   const Long ls = static_cast<Long>(size);
@@ -94,11 +95,11 @@ std::vector<Tap> AxisTaps(G g, int64_t size, const Options& options) {
   return taps;
 }
 
-// Integer outputs truncate an exact sum of the PLANNED weights (NOTES.md, Types): the float
-// weights the fast path's coordinate code gives (coords.h), to the last bit, since a last-bit
-// difference can move an exact sum across an integer. So for them the reference takes its
-// taps from coords.h; the float outputs check that code against this file's AxisTaps, and the
-// fixed-point split and the exact sum below are the reference's own.
+// Integer outputs truncate an exact sum of the PLANNED weights (docs/semantics.md, Types): the
+// float weights the fast path's coordinate code gives (coords.h), to the last bit, since a last-bit
+// difference can move an exact sum across an integer. So for them the reference takes its taps from
+// coords.h; the float outputs check that code against this file's AxisTaps, and the fixed-point
+// split and the exact sum below are the reference's own.
 template <typename G, typename C>
 std::vector<Tap> PlannedTaps(G g, int64_t size, const Options& options) {
   int64_t offsets[4];
@@ -111,7 +112,7 @@ std::vector<Tap> PlannedTaps(G g, int64_t size, const Options& options) {
   return taps;
 }
 
-// NOTES.md's fixed-point weights of integer outputs, as the rule reads: the whole,
+// docs/semantics.md's fixed-point weights of integer outputs, as the rule reads: the whole,
 // 2^kFixedBits<XD>, split among the taps of axis a, each part among those of axis a + 1, and
 // so on; a tap gets round(part * weight) (in C, ties to even), except that where every tap of
 // the axis is inside or weighs 0, tap x0 (the last tap at or below the coordinate) gets what the

@@ -1,5 +1,5 @@
 // The oracle: a plain scalar implementation of the full N-D GridSample semantics of
-// ../shared/NOTES.md, written for clarity rather than speed. Every fast path is tested against
+// docs/semantics.md, written for clarity rather than speed. Every fast path is tested against
 // it. It shares the argument validation with the fast path (so both return the same errors) but
 // none of its coordinate or interpolation code.
 #ifndef GRIDSAMPLE_SRC_REFERENCE_H_

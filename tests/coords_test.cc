@@ -1,4 +1,4 @@
-// The coordinate math of coords.h against values worked out by hand from NOTES.md.
+// The coordinate math of coords.h against values worked out by hand from docs/semantics.md.
 #include "coords.h"
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// Every tensor type of the registry through GridSample and ReferenceGridSample (NOTES.md,
+// Every tensor type of the registry through GridSample and ReferenceGridSample (docs/semantics.md,
 // "Types"): values in (half and bfloat16 bits, integers, bool bytes), interpolation in float32
 // or float64, and back like ONNX Cast (truncate toward zero, saturate, round half to even);
 // complex parts, strings, low-precision grids, the typed overload and the dtype names.
@@ -971,7 +971,7 @@ TEST_CASE("DTypeName DTypeSize and ParseDType agree with the registry", "[dtype]
   for (size_t i = 0; i < names.size(); ++i) {
     for (size_t j = i + 1; j < names.size(); ++j) CHECK(names[i] != names[j]);
   }
-  // The storage sizes of NOTES.md / the header.
+  // The storage sizes of docs/semantics.md / the header.
   CHECK(DTypeSize(DType::kFloat16) == 2);
   CHECK(DTypeSize(DType::kBFloat16) == 2);
   CHECK(DTypeSize(DType::kBool) == 1);

@@ -1,4 +1,4 @@
-// Integer and bool outputs truncate an EXACT sum (NOTES.md, Types; convert.h): a flat
+// Integer and bool outputs truncate an EXACT sum (docs/semantics.md, Types; convert.h): a flat
 // neighbourhood returns its value, in every mode, padding, rank and dtype, on every compiled
 // target, and the fast path equals the reference bit for bit. The exact-arithmetic grids (with
 // expected integers from an exact rational model) are tests/data/exact_integers.txt.

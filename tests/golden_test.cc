@@ -1,5 +1,5 @@
-// The golden vectors of tests/data/golden.txt (written by scripts/gen_golden.py from
-// onnx.reference and an exact model of NOTES.md) through GridSample and ReferenceGridSample.
+// The golden vectors of tests/data/golden.txt (written by scripts/gen_golden.py from onnx.reference
+// and an exact model of docs/semantics.md) through GridSample and ReferenceGridSample.
 #include <cmath>
 #include <limits>
 #include <set>

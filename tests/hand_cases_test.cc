@@ -1,6 +1,6 @@
 // Hand-computed GridSample cases: every mode x padding x align_corners in 1-D, 2-D, 3-D and 4-D.
 //
-// Every expected value below was derived by hand from ../shared/NOTES.md (never by running an
+// Every expected value below was derived by hand from docs/semantics.md (never by running an
 // implementation); the derivation is in the comment beside it. Each case runs through both
 // gridsample::GridSample and gridsample::ReferenceGridSample.
 //

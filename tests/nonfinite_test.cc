@@ -1,8 +1,7 @@
-// Non-finite and huge grid values (NOTES.md, "Non-finite grid values"): NaN or ±inf in any
-// component of a coordinate gives NaN (0 for integer/bool outputs, "" for strings) in every
-// mode, padding and alignment, without touching the finite neighbours; huge finite values
-// follow the padding rules exactly (zeros → 0, border → the edge, reflection → a defined
-// in-range value).
+// Non-finite and huge grid values (docs/semantics.md, "Non-finite grid values"): NaN or ±inf in any
+// component of a coordinate gives NaN (0 for integer/bool outputs, "" for strings) in every mode,
+// padding and alignment, without touching the finite neighbours; huge finite values follow the
+// padding rules exactly (zeros → 0, border → the edge, reflection → a defined in-range value).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -441,7 +440,7 @@ TEST_CASE("huge finite grid values follow the padding rules exactly", "[nonfinit
   });
 }
 
-// Reflection of the exact coordinate p (NOTES.md): about 0 and s-1 (align_corners) or -0.5
+// Reflection of the exact coordinate p (docs/semantics.md): about 0 and s-1 (align_corners) or -0.5
 // and s-0.5, then clamped into [0, s-1]. fmod is exact, so removing whole periods first keeps
 // this exact for huge p.
 double ReflectExactly(double p, int64_t s, bool align_corners) {
@@ -557,7 +556,7 @@ TEST_CASE("reflection of huge coordinates worked by hand", "[nonfinite]") {
 
 TEST_CASE("huge coordinates whose unnormalisation overflows the grid type stay defined",
           "[nonfinite]") {
-  // float32 3.4e38 * 4 overflows float32; NOTES.md only asks for the normal padding rules.
+  // float32 3.4e38 * 4 overflows float32; docs/semantics.md only asks for the normal padding rules.
   const AnyTensor x = test::MakeTensor(DType::kFloat32, {1, 1, 4}, {2, 4, 6, 8});
   for (DType grid_dtype : {DType::kFloat32, DType::kBFloat16, DType::kFloat64}) {
     // (3.4e38 itself would round up to inf in bfloat16: take its largest finite value.)

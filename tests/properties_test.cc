@@ -7,7 +7,7 @@
 //   (d) far-outside coordinates (|g| up to 1e30 for float32 grids, 1e300 for float64) give, with
 //       reflection, exactly the value at the reflected coordinate computed here with exact
 //       integer arithmetic; with border the edge value; with zeros 0; and return promptly.
-// Semantics: ../shared/NOTES.md. The seed of every failing iteration is printed; set
+// Semantics: docs/semantics.md. The seed of every failing iteration is printed; set
 // GRIDSAMPLE_TEST_SEED to change the base seed.
 #include <catch2/catch.hpp>
 
@@ -112,7 +112,7 @@ std::vector<int64_t> RandomSizes(std::mt19937_64& rng, size_t rank, int64_t lo, 
 // Largest input extent per spatial rank, so that rank 4 stays small.
 int64_t MaxExtent(size_t rank) { return rank == 1 ? 7 : rank == 2 ? 5 : rank == 3 ? 4 : 3; }
 
-// p of NOTES.md computed in double (only used to keep nearest away from exact halves).
+// p of docs/semantics.md computed in double (only used to keep nearest away from exact halves).
 double UnnormaliseDouble(double g, int64_t s, bool align_corners) {
   if (align_corners) return s == 1 ? 0.0 : (g + 1) / 2 * static_cast<double>(s - 1);
   return ((g + 1) * static_cast<double>(s) - 1) / 2;
@@ -351,7 +351,7 @@ TEST_CASE("properties: linear and nearest stay within the range of X", "[propert
 // ---------------------------------------------------------------------------------------------
 // (d) far-outside coordinates
 
-// NOTES.md's unnormalisation in the grid's float type, one rounding per step (no FMA).
+// docs/semantics.md's unnormalisation in the grid's float type, one rounding per step (no FMA).
 template <typename T>
 T Unnormalise(T g, int64_t s, bool align_corners) {
   if (align_corners) {
@@ -561,10 +561,10 @@ TEST_CASE("properties: far-outside coordinates follow the padding exactly", "[pr
 }
 
 // Finite grid values whose unnormalised coordinate overflows the grid's float type (e.g.
-// ((g+1)*s-1)/2 for g = FLT_MAX). NOTES.md does not say which reflected value these give (the
-// exact p is not representable), but they are finite grid values, so: ok, prompt, zeros -> 0,
-// border -> the edge value, reflection -> some value of X (finite; within [min X, max X] for
-// linear and nearest), never NaN.
+// ((g+1)*s-1)/2 for g = FLT_MAX). docs/semantics.md does not say which reflected value these give
+// (the exact p is not representable), but they are finite grid values, so: ok, prompt, zeros -> 0,
+// border -> the edge value, reflection -> some value of X (finite; within [min X, max X] for linear
+// and nearest), never NaN.
 template <typename T>
 void CheckOverflow() {
   const T max = std::numeric_limits<T>::max();

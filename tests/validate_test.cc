@@ -1,7 +1,7 @@
-// Argument validation (NOTES.md, "Errors"; the header's contract): every bad argument gives a
-// non-ok Status with the right code and a message naming the argument and the bad value,
-// never an abort, and leaves y untouched; empty tensors are fine, null pointers included.
-// Also ParseMode, ParsePadding and OutputShape.
+// Argument validation (docs/semantics.md, "Errors"; the header's contract): every bad argument
+// gives a non-ok Status with the right code and a message naming the argument and the bad value,
+// never an abort, and leaves y untouched; empty tensors are fine, null pointers included. Also
+// ParseMode, ParsePadding and OutputShape.
 #include <catch2/catch.hpp>
 
 #include <climits>

@@ -16,7 +16,7 @@
 // - Errors: nothing throws across this API (but the typed overload's std::vector, when memory
 //   runs out) and no input aborts the process. A bad argument yields a Status whose message
 //   names the argument and the offending value; y is then left untouched.
-// - Semantics: ../shared/NOTES.md of the project; in short, grid[..., 0] indexes the innermost
+// - Semantics: docs/semantics.md; in short, grid[..., 0] indexes the innermost
 //   (width) axis, nearest rounds half to even, cubic uses A = -0.75, non-finite grid
 //   coordinates give NaN (0 for integer/bool outputs, "" for strings).
 // - Integer and bool outputs are exact: the truncation (then saturation, like ONNX Cast) of
