@@ -5,14 +5,26 @@
 #
 # The sanitizer build needs no package of its own: g++ pulls in libgcc-12-dev, which depends on
 # libasan8 and libubsan1.
+#
+# A name with an architecture (`libhwy-dev:arm64`, for the aarch64 cross build) adds that
+# architecture to dpkg first when it lacks it (`dpkg --add-architecture`), before apt-get update.
 set -euo pipefail
 
 packages=(cmake ninja-build g++ libhwy-dev catch2 "$@")
 
+# Whether $1 is installed for its architecture: the one it names (name:arch), else the native
+# one or `all` (libhwy-dev must be the native one, even when libhwy-dev:arm64 is there too).
+native=$(dpkg --print-architecture)
+installed() {
+  local arch=$native
+  case "$1" in *:*) arch=${1##*:} ;; esac
+  dpkg-query -W -f='${Architecture} ${db:Status-Status}\n' "$1" 2>/dev/null |
+    grep -qE "^($arch|all) installed$"
+}
+
 missing=()
 for package in "${packages[@]}"; do
-  status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null || true)
-  [ "$status" = installed ] || missing+=("$package")
+  installed "$package" || missing+=("$package")
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
@@ -29,6 +41,17 @@ if [ "$(id -u)" -ne 0 ]; then
     exit 1
   fi
 fi
+
+for package in "${missing[@]}"; do
+  case "$package" in
+    *:*)
+      arch=${package##*:}
+      if [ "$arch" != "$native" ] && ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+        "${sudo[@]}" dpkg --add-architecture "$arch"
+        echo "bootstrap: added the $arch architecture to dpkg"
+      fi ;;
+  esac
+done
 
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null

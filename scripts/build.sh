@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Configures and builds one of the project's native builds, reusing its build folder when it
-# exists. Usage: scripts/build.sh release|asan|tsan|fuzz [extra `cmake --build` arguments,
-# e.g. --target X]
+# exists. Usage: scripts/build.sh release|asan|tsan|fuzz|aarch64 [extra `cmake --build`
+# arguments, e.g. --target X]
 #
 #   release  $BUILD_ROOT/release: Release, tests and example on, benchmarks off, install rules on.
 #   asan     $BUILD_ROOT/asan: RelWithDebInfo with -fsanitize=address,undefined, tests only.
 #   tsan     $BUILD_ROOT/tsan: RelWithDebInfo with -fsanitize=thread, only the concurrency tests.
 #   fuzz     $BUILD_ROOT/fuzz: clang-14, RelWithDebInfo with -fsanitize=address,undefined and
 #            libFuzzer, only the fuzz target (tests/fuzz; scripts/fuzz.sh runs it).
+#   aarch64  $BUILD_ROOT/aarch64: Release, cross-built for 64-bit ARM with
+#            cmake/aarch64-linux-gnu.cmake (Debian's g++-aarch64-linux-gnu, libhwy-dev:arm64),
+#            tests only; ctest runs them through qemu-aarch64 (QEMU_CPU picks the CPU).
 #
 # BUILD_ROOT defaults to build/ in the repository.
 set -euo pipefail
@@ -17,7 +20,7 @@ build_root=${BUILD_ROOT:-$repo/build}
 mkdir -p "$build_root"
 build_root=$(cd "$build_root" && pwd)
 
-name=${1:?usage: scripts/build.sh release|asan|tsan|fuzz [cmake --build arguments]}
+name=${1:?usage: scripts/build.sh release|asan|tsan|fuzz|aarch64 [cmake --build arguments]}
 shift
 case "$name" in
   release)
@@ -37,7 +40,12 @@ case "$name" in
              -DGRIDSAMPLE_SANITIZE=ON -DGRIDSAMPLE_BUILD_FUZZER=ON
              -DGRIDSAMPLE_BUILD_TESTS=OFF -DGRIDSAMPLE_BUILD_EXAMPLES=OFF
              -DGRIDSAMPLE_BUILD_BENCHMARKS=OFF -DGRIDSAMPLE_INSTALL=OFF) ;;
-  *) echo "build.sh: unknown build '$name' (release|asan|tsan|fuzz)" >&2; exit 2 ;;
+  aarch64)
+    options=(-DCMAKE_TOOLCHAIN_FILE="$repo/cmake/aarch64-linux-gnu.cmake"
+             -DCMAKE_BUILD_TYPE=Release -DGRIDSAMPLE_SANITIZE=OFF
+             -DGRIDSAMPLE_BUILD_TESTS=ON -DGRIDSAMPLE_BUILD_EXAMPLES=OFF
+             -DGRIDSAMPLE_BUILD_BENCHMARKS=OFF -DGRIDSAMPLE_INSTALL=OFF) ;;
+  *) echo "build.sh: unknown build '$name' (release|asan|tsan|fuzz|aarch64)" >&2; exit 2 ;;
 esac
 
 dir=$build_root/$name

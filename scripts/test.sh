@@ -2,6 +2,10 @@
 # `npm test`: every native check, stopping at the first failure.
 #   1. bootstrap     the Debian packages (scripts/bootstrap.sh)
 #   2. release       Release build + its Catch2 suite through ctest
+#   2b. aarch64      the same suite cross-built for 64-bit ARM (bootstrap: g++-aarch64-linux-gnu,
+#                    qemu-user, libhwy-dev:arm64; $BUILD_ROOT/aarch64) and run through ctest under
+#                    qemu-aarch64 five times: NEON alone, then SVE at 128, 256, 512 and 2048 bits,
+#                    each run's Highway targets printed; every compiled target must run under one
 #   3. asan          the same suite built with AddressSanitizer + UndefinedBehaviorSanitizer
 #   3b. tsan         the concurrency suites (tests/concurrency_test.cc, thread_pool_test.cc)
 #                    built with ThreadSanitizer
@@ -63,6 +67,39 @@ stage release "build and test ($BUILD_ROOT/release)"
 bash scripts/build.sh release
 run_ctest "$BUILD_ROOT/release"
 stage_done release
+
+stage aarch64 "cross-built for ARM64, run under qemu-aarch64 ($BUILD_ROOT/aarch64)"
+# On an arm64 machine the native g++ is aarch64-linux-gnu-g++ already (and libhwy-dev native).
+aarch64_packages=(qemu-user libhwy-dev:arm64)
+[ "$(dpkg --print-architecture)" = arm64 ] || aarch64_packages+=(g++-aarch64-linux-gnu)
+bash scripts/bootstrap.sh "${aarch64_packages[@]}"
+bash scripts/build.sh aarch64 -j "$jobs"
+# The emulated CPUs (QEMU_CPU): NEON alone, then SVE vectors of 128, 256, 512 (qemu's default)
+# and 2048 bits; in qemu-user sve-max-vq above 2 does not widen the default. ctest runs the
+# tests through qemu-aarch64 without -L (cmake/aarch64-linux-gnu.cmake says why).
+aarch64_cpus=(max,sve=off max,sve-max-vq=1 max,sve-max-vq=2 max max,sve-default-vector-length=256)
+compiled="" ran=" "
+for cpu in "${aarch64_cpus[@]}"; do
+  # tests/targets_test.cc's first case prints the compiled targets and those this CPU runs.
+  targets=$(QEMU_CPU=$cpu qemu-aarch64 "$BUILD_ROOT/aarch64/tests/gridsample_tests" \
+            "The targets this CPU runs") || { echo "$targets" >&2; exit 1; }
+  compiled=$(sed -n 's/^compiled targets: //p' <<<"$targets")
+  supported=$(sed -n 's/^supported targets: //p' <<<"$targets")
+  printf '\n-- QEMU_CPU=%s: Highway targets %s\n' "$cpu" "$supported"
+  for target in $(sed 's/ ([0-9]* bits)//g' <<<"$supported"); do
+    case "$ran" in *" $target "*) ;; *) ran+="$target " ;; esac
+  done
+  QEMU_CPU=$cpu run_ctest "$BUILD_ROOT/aarch64"
+done
+[ -n "$compiled" ] || { echo "aarch64: no compiled targets printed" >&2; exit 1; }
+for target in $compiled; do
+  case "$ran" in
+    *" $target "*) ;;
+    *) echo "aarch64: the compiled target $target ran under none of the CPUs" >&2; exit 1 ;;
+  esac
+done
+echo "aarch64: every compiled target ran:$ran"
+stage_done aarch64
 
 stage asan "build and test with -fsanitize=address,undefined ($BUILD_ROOT/asan)"
 bash scripts/build.sh asan

@@ -214,26 +214,38 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
                            const float* HWY_RESTRICT row_weights, size_t stride, size_t i0,
                            size_t n, size_t c0, size_t width, float* HWY_RESTRICT sums) {
   const hn::ScalableTag<float> d;
-  using V = hn::Vec<decltype(d)>;
   const size_t lanes = hn::Lanes(d);
   auto nan = hn::FirstN(d, 0);
   for (size_t j = 0; j < n; ++j) {
     const size_t i = i0 + j;
     const float* left[kRows];  // each row's left tap; its right tap is the next pixel
+    // Each row's weights, held as vectors broadcast once per location (`hold`, then `use`).
+    // SVE vectors are sizeless and cannot be array elements: there the weights are held as
+    // floats and broadcast at each use. (Floats on every target made GCC 12 keep the rows'
+    // weight pointers on the stack and broadcast inside the loop on AVX-512.)
+#if HWY_HAVE_SCALABLE
+    float left_weight[kRows], right_weight[kRows];
+    const auto hold = [](float w) { return w; };
+    const auto use = [d](float w) { return hn::Set(d, w); };
+#else
+    using V = hn::Vec<decltype(d)>;
     V left_weight[kRows], right_weight[kRows];
+    const auto hold = [d](float w) { return hn::Set(d, w); };
+    const auto use = [](V w) { return w; };
+#endif
     for (size_t row = 0; row < kRows; ++row) {
       const size_t pixel = static_cast<size_t>(base_offsets[i] + row_deltas[row]);
       left[row] = pixels + pixel * padded + c0;
-      left_weight[row] = hn::Set(d, row_weights[2 * row * stride + i]);
-      right_weight[row] = hn::Set(d, row_weights[(2 * row + 1) * stride + i]);
+      left_weight[row] = hold(row_weights[2 * row * stride + i]);
+      right_weight[row] = hold(row_weights[(2 * row + 1) * stride + i]);
     }
     // Past `width` the loads read padding (or, for vectors wider than the padding, the next
     // pixel or the copy's slack): those sums are never stored.
     for (size_t c = 0; c < width; c += lanes) {
       auto acc = hn::Zero(d);
       for (size_t row = 0; row < kRows; ++row) {
-        acc = hn::MulAdd(hn::LoadU(d, left[row] + c), left_weight[row], acc);
-        acc = hn::MulAdd(hn::LoadU(d, left[row] + padded + c), right_weight[row], acc);
+        acc = hn::MulAdd(hn::LoadU(d, left[row] + c), use(left_weight[row]), acc);
+        acc = hn::MulAdd(hn::LoadU(d, left[row] + padded + c), use(right_weight[row]), acc);
       }
       nan = hn::Or(nan, hn::IsNaN(acc));
       hn::StoreU(acc, d, sums + j * kLastSumsStride + c);
