@@ -66,64 +66,69 @@ TEST_CASE("Fast path equals the reference on random problems, every target", "[s
 }
 
 TEST_CASE("Fast path equals the reference across tiles and threads", "[sampler]") {
-  // Enough output locations for several tiles (and so several work items per thread).
-  for (Mode mode : {Mode::kLinear, Mode::kNearest, Mode::kCubic}) {
-    for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
-      GridSampleTester()
-          .input({2, 3, 19, 23})
-          .output({45, 61})
-          .mode(mode)
-          .padding(padding)
-          .threads(0)
-          .seed(17)
-          .Test();
-      GridSampleTester()
-          .input({1, 2, 6, 7, 9})
-          .output({11, 9, 13})
-          .mode(mode)
-          .padding(padding)
-          .align_corners(true)
-          .dtype(DType::kFloat64)
-          .threads(2)
-          .seed(23)
-          .Test();
+  // Enough output locations for several tiles (and so several work items per thread), on every
+  // target.
+  test::ForEachTarget([](int64_t) {
+    for (Mode mode : {Mode::kLinear, Mode::kNearest, Mode::kCubic}) {
+      for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
+        GridSampleTester()
+            .input({2, 3, 19, 23})
+            .output({45, 61})
+            .mode(mode)
+            .padding(padding)
+            .threads(0)
+            .seed(17)
+            .Test();
+        GridSampleTester()
+            .input({1, 2, 6, 7, 9})
+            .output({11, 9, 13})
+            .mode(mode)
+            .padding(padding)
+            .align_corners(true)
+            .dtype(DType::kFloat64)
+            .threads(2)
+            .seed(23)
+            .Test();
+      }
     }
-  }
+  });
 }
 
 TEST_CASE("The linear pair path equals the reference on wide outputs", "[sampler]") {
   // Tiles that end inside an output row (2-D tiles hold 2048 locations, 3-D ones 1024, so each
   // output spans several even on one thread), every dtype of the pair path, ranks 2 and 3,
-  // non-finite inputs, 1 and 2 threads.
+  // non-finite inputs, 1 and 2 threads, every target.
   const DType dtypes[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kUInt8,
                           DType::kInt8,    DType::kInt16,   DType::kUInt16,   DType::kBool};
-  uint64_t seed = 300;
-  for (DType dtype : dtypes) {
-    for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
-      for (int threads : {1, 2}) {
-        GridSampleTester()
-            .input({2, 2, 9, 150})
-            .output({12, 200})
-            .dtype(dtype)
-            .padding(padding)
-            .grid_range(1.3)
-            .special_input(true)
-            .threads(threads)
-            .seed(++seed)
-            .Test();
-        GridSampleTester()
-            .input({1, 2, 3, 4, 130})
-            .output({2, 5, 131})
-            .dtype(dtype)
-            .padding(padding)
-            .align_corners(true)
-            .grid_range(1.3)
-            .threads(threads)
-            .seed(++seed)
-            .Test();
+  test::ForEachTarget([&](int64_t) {
+    uint64_t seed = 300;
+    for (DType dtype : dtypes) {
+      for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
+        for (int threads : {1, 2}) {
+          GridSampleTester()
+              .input({2, 2, 9, 150})
+              .output({12, 200})
+              .dtype(dtype)
+              .padding(padding)
+              .grid_range(1.3)
+              .special_input(true)
+              .threads(threads)
+              .seed(++seed)
+              .Test();
+          GridSampleTester()
+              .input({1, 2, 3, 4, 130})
+              .output({2, 5, 131})
+              .dtype(dtype)
+              .padding(padding)
+              .align_corners(true)
+              .grid_range(1.3)
+              .threads(threads)
+              .seed(++seed)
+              .Test();
+        }
       }
     }
-  }
+  });
 }
 
 TEST_CASE("The channels-last path equals the reference", "[sampler]") {
