@@ -7,6 +7,7 @@
 #include "sampler.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -27,41 +28,47 @@
 namespace gridsample {
 namespace {
 
-// Tap combinations held per tile: bounds the plan's memory (about 16 bytes each) so that it
-// stays in L2 while all channels reuse it.
-constexpr size_t kPlanBudget = 16384;
-// Weights (locations × taps^r) planned per tile on the pair and quad paths. Larger tiles read
-// each input plane fewer times, smaller ones keep the plan (4 bytes a weight) nearer the core
-// while all channels reuse it: measured on W1-W9 in one process, 8192 beat 4096 (W1, W9 by
-// 10-15%) and 16384 (W2, W6).
-constexpr size_t kGroupPlanBudget = 8192;
-// Below this many weighted taps a call stays on the calling thread.
-constexpr int64_t kParallelThreshold = 1 << 16;
-// The channels-last copy holds at most this many floats (plus kRowBlock): 32 MB.
-constexpr size_t kMaxChannelsLast = size_t{8} << 20;
-// Input elements per work item of the channels-last copy (a whole number of kRowBlock
-// locations): enough work items for every thread even when the planes are small.
-constexpr size_t kToChannelsLastItem = size_t{1} << 16;
+// The tuning constants of path selection and tiling, each with its reason; measured on x86
+// only (docs/benchmarks.md has the figures, and what ARM hardware would need measured).
+struct Tuning {
+  // Tap combinations held per tile on the generic path: the plan (about 16 bytes each) stays
+  // in L2 while all channels reuse it.
+  static constexpr size_t kPlanBudget = 16384;
+  // Weights planned per tile on the pair and quad paths: larger tiles read each input plane
+  // fewer times, smaller ones keep the plan nearer the core (8192 beat 4096 and 16384).
+  static constexpr size_t kWindowPlanBudget = 8192;
+  // Below this many weighted taps a call stays on the calling thread.
+  static constexpr int64_t kParallelThreshold = 1 << 16;
+  // The channels-last copy holds at most this many floats (plus kRowBlock), 32 MB: one batch
+  // item's copy must fit.
+  static constexpr size_t kMaxChannelsLast = size_t{8} << 20;
+  // Input elements per work item of the channels-last copy (whole kRowBlocks of locations):
+  // enough work items for every thread even when the planes are small.
+  static constexpr size_t kToChannelsLastItem = size_t{1} << 16;
+  // Channels-last pays with at least this many channels times rows per location (the pair
+  // path's scalar loads are cheap below) ...
+  static constexpr size_t kChannelsLastWidth = 32;
+  // ... with channels at least half the padding (kChannelPad), 2 to 4 axes (1-D gathers are too
+  // cheap to beat), input planes past this many elements unless 2-D (smaller ones stay in L1
+  // for the pair path) and an output at least half the input (the copy reads all of it).
+  static constexpr size_t kChannelsLastPlane = 4096;
+};
 
 size_t RoundUp(size_t n, size_t block) { return (n + block - 1) / block * block; }
 
-// The padded channel count of linear sampling of the float kinds going channels-last
-// (kernel.h), or 0 where the pair path stays. Measured on this project's AVX-512 machine
-// against the pair path (1.1 to 1.9 times faster where channels-last is chosen, 0.5 to 0.95
-// where it is not): enough channels per location, for 2 to 4 axes (1-D gathers are too cheap
-// to beat), channels at least half the padding, planes outgrowing L1 unless 2-D, and an output
-// not much smaller than the input (the copy reads all of it).
-size_t ChannelsLastPadding(const Problem& p, size_t rows) {
+// Whether the channels-last path pays for linear sampling of a float kind with `rows` rows
+// (Tuning; 1.1 to 1.9 times as fast as the pair path where it is chosen on AVX-512, 0.5 to
+// 0.95 where it is not).
+bool ChannelsLastPays(const Problem& p, size_t rows) {
   const size_t channels = static_cast<size_t>(p.channels);
-  const size_t in_plane = static_cast<size_t>(p.in_plane);
-  if (rows < 2 || channels < kChannelPad / 2 || channels * rows < 32) return 0;
-  const size_t padded = RoundUp(channels, kChannelPad);
-  const bool pays = in_plane <= kMaxChannelsLast / padded && 2 * p.out_plane >= p.in_plane &&
-                    (rows == 2 || in_plane > 4096);
-  return pays ? padded : 0;
+  return rows >= 2 && channels >= kChannelPad / 2 &&
+         channels * rows >= Tuning::kChannelsLastWidth && 2 * p.out_plane >= p.in_plane &&
+         (rows == 2 || static_cast<size_t>(p.in_plane) > Tuning::kChannelsLastPlane);
 }
 
-// The channels-last copy of up to kMaxChannelsLast floats (ChannelsLastPadding keeps one batch
+std::atomic<int> forced_path{-1};  // ForceSamplerPathForTest's path, or -1
+
+// The channels-last copy of up to Tuning::kMaxChannelsLast floats (ChoosePath keeps one batch
 // item within it), kept by each calling thread for its next call: a fresh copy of a few
 // megabytes costs the kernel's page faults, as much as the path saves (W1 took 1.33 ms with a
 // fresh copy per call against 0.30 ms with the kept one, and 0.58 ms on the pair path).
@@ -79,7 +86,8 @@ float* KeptCopy(size_t floats) {
 }
 
 // The per-call constants every tile needs.
-struct Layout {
+struct CallSetup {
+  SamplerPath path;
   const Problem* problem;
   Options options;
   size_t taps;          // per axis
@@ -129,7 +137,7 @@ struct Scratch {
 
   // One block for every row, each aligned for the kernels: a small call's cost is mostly
   // allocation. Uninitialised (no per-call memset): every entry is written before it is read.
-  void Allocate(const Layout& layout) {
+  void Allocate(const CallSetup& layout) {
     const size_t rank = layout.problem->rank, tile = layout.tile;
     size_t total = 0;
     const auto reserve = [&total](size_t bytes) {
@@ -201,14 +209,14 @@ const typename Traits<GD>::Storage* GridAt(const Problem& p, const void* grid, i
 // weight and offset of every combination of one tap per axis, in odometer order (last axis
 // fastest, as the reference sums them).
 template <DType GD, typename C>
-void PlanTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, size_t count,
+void PlanTile(const CallSetup& layout, const void* grid, int64_t n, int64_t l0, size_t count,
               Scratch<C>* s) {
   const Problem& p = *layout.problem;
   const size_t r = p.rank, taps = layout.taps, stride = layout.tile;
   const bool weighted = layout.options.mode != Mode::kNearest;  // nearest copies: no weights
   const auto* coords = GridAt<GD>(p, grid, n, l0);
   if constexpr (GD == DType::kFloat32) {
-    if (!weighted && r <= kMaxPairRank && p.in_plane <= kMaxWindowPlane) {  // one offset each
+    if (layout.path == SamplerPath::kNearestPlan) {  // one offset each
       PlanNearest(coords, r, p.in.data(), p.stride.data(), layout.options, count,
                   s->offsets);
       return;
@@ -285,7 +293,7 @@ constexpr std::optional<PairKind> PairKindOf() {
 // Plans one tile for the pair or quad path (a float32-computed grid: float32, float16,
 // bfloat16).
 template <DType GD>
-void PlanWindowsTile(const Layout& layout, const void* grid, int64_t n, int64_t l0, size_t count,
+void PlanWindowsTile(const CallSetup& layout, const void* grid, int64_t n, int64_t l0, size_t count,
                      Scratch<float>* s) {
   const Problem& p = *layout.problem;
   const auto* coords = GridAt<GD>(p, grid, n, l0);
@@ -309,7 +317,7 @@ void PlanWindowsTile(const Layout& layout, const void* grid, int64_t n, int64_t 
 // the pair and quad kernels flag as NaN, which may come from a non-finite input element that
 // the sum skips (outside the input) or weighs by 0.
 template <DType XD, DType GD>
-float ExactValue(const Layout& layout, const typename Traits<GD>::Storage* coords,
+float ExactValue(const CallSetup& layout, const typename Traits<GD>::Storage* coords,
                  const typename Traits<XD>::Scalar* in) {
   const Problem& p = *layout.problem;
   const size_t r = p.rank;
@@ -339,7 +347,7 @@ float ExactValue(const Layout& layout, const typename Traits<GD>::Storage* coord
 // Recomputes tap by tap the outputs dst[i] (of the plane `in`, locations l0.. of batch item n)
 // whose sums[i] a window kernel left NaN.
 template <DType XD, DType GD>
-void RecomputeNaNs(const Layout& layout, const void* grid, int64_t n, int64_t l0, size_t count,
+void RecomputeNaNs(const CallSetup& layout, const void* grid, int64_t n, int64_t l0, size_t count,
                    const typename Traits<XD>::Scalar* in, const float* sums,
                    typename Traits<XD>::Storage* dst) {
   const Problem& p = *layout.problem;
@@ -353,7 +361,7 @@ void RecomputeNaNs(const Layout& layout, const void* grid, int64_t n, int64_t l0
 
 // The pair (or quad) path for every channel of a planned tile.
 template <DType XD, DType GD>
-void SampleWindowsTile(const Layout& layout, const void* grid, const void* x, void* y, int64_t n,
+void SampleWindowsTile(const CallSetup& layout, const void* grid, const void* x, void* y, int64_t n,
                        int64_t l0, size_t count, Scratch<float>* s) {
   using Storage = typename Traits<XD>::Storage;
   const Problem& p = *layout.problem;
@@ -386,7 +394,7 @@ void SampleWindowsTile(const Layout& layout, const void* grid, const void* x, vo
 
 // The channels-last path for every channel of a planned tile.
 template <DType XD, DType GD>
-void SampleChannelsLastTile(const Layout& layout, const void* grid, const void* x, void* y,
+void SampleChannelsLastTile(const CallSetup& layout, const void* grid, const void* x, void* y,
                             int64_t n, int64_t l0, size_t count, Scratch<float>* s) {
   using Storage = typename Traits<XD>::Storage;
   const Problem& p = *layout.problem;
@@ -415,7 +423,7 @@ void SampleChannelsLastTile(const Layout& layout, const void* grid, const void* 
 
 // Samples every channel of one planned tile.
 template <DType XD, typename C>
-void SampleTile(const Layout& layout, const void* x, void* y, int64_t n, int64_t l0,
+void SampleTile(const CallSetup& layout, const void* x, void* y, int64_t n, int64_t l0,
                 size_t count, Scratch<C>* s) {
   using XT = Traits<XD>;
   using Storage = typename XT::Storage;
@@ -471,12 +479,87 @@ void SampleTile(const Layout& layout, const void* x, void* y, int64_t n, int64_t
   }
 }
 
+// The path, channels-last padding, tile and threads of one call: the one place they are chosen.
+struct PathChoice {
+  SamplerPath path;
+  size_t padded_channels;  // the channels-last path's channels per pixel, else 0
+  size_t tile;             // locations per tile, a multiple of kRowBlock
+  size_t threads;
+};
+
+template <DType XD, DType GD>
+PathChoice ChoosePath(const Problem& p, const Options& options) {
+  const size_t taps = static_cast<size_t>(TapsPerAxis(options.mode));
+  size_t combinations = 1;
+  for (size_t a = 0; a < p.rank; ++a) combinations *= taps;
+  const size_t rows = combinations / taps;
+  // Where each path can sample the call at all: its element kinds, grid type, ranks and sizes.
+  constexpr std::optional<PairKind> kPairKind = PairKindOf<XD>();
+  constexpr bool kWindowTypes =
+      kPairKind.has_value() && std::is_same<typename Traits<GD>::Compute, float>::value;
+  constexpr bool kChannelsLastTypes =
+      kWindowTypes && (kPairKind == PairKind::kF32 || kPairKind == PairKind::kF16 ||
+                       kPairKind == PairKind::kBF16);
+  const bool small_plane = p.in_plane <= kMaxWindowPlane;
+  const size_t padded = RoundUp(static_cast<size_t>(p.channels), kChannelPad);
+  bool can[5] = {};
+  auto at = [&can](SamplerPath path) -> bool& { return can[static_cast<int>(path)]; };
+  at(SamplerPath::kGeneric) = true;
+  at(SamplerPath::kNearestPlan) = options.mode == Mode::kNearest && GD == DType::kFloat32 &&
+                                  p.rank <= kMaxPairRank && small_plane;
+  at(SamplerPath::kPairs) = options.mode == Mode::kLinear && kWindowTypes &&
+                            p.rank <= kMaxPairRank && p.in[p.rank - 1] >= 2 && small_plane;
+  at(SamplerPath::kChannelsLast) =
+      kChannelsLastTypes && at(SamplerPath::kPairs) &&
+      static_cast<size_t>(p.in_plane) <= Tuning::kMaxChannelsLast / padded;
+  at(SamplerPath::kQuads) =
+      options.mode == Mode::kCubic && kWindowTypes && XD == DType::kFloat32 &&
+      p.rank <= kMaxQuadRank && small_plane &&
+      std::all_of(p.in.begin(), p.in.end(), [](int64_t e) { return e >= 4; });
+  // The fastest that can, as measured (Tuning), unless a test forces one that can.
+  PathChoice choice{SamplerPath::kGeneric, 0, 0, 0};
+  for (SamplerPath path : {SamplerPath::kNearestPlan, SamplerPath::kPairs, SamplerPath::kQuads}) {
+    if (at(path)) choice.path = path;
+  }
+  if (at(SamplerPath::kChannelsLast) && ChannelsLastPays(p, rows)) {
+    choice.path = SamplerPath::kChannelsLast;
+  }
+  const int forced = forced_path.load(std::memory_order_relaxed);
+  if (forced >= 0 && can[forced]) choice.path = static_cast<SamplerPath>(forced);
+  if (choice.path == SamplerPath::kChannelsLast) choice.padded_channels = padded;
+
+  const double work = static_cast<double>(p.y_count) * static_cast<double>(combinations);
+  size_t threads = options.num_threads == 0 ? HardwareThreads()
+                                            : static_cast<size_t>(options.num_threads);
+  if (work < Tuning::kParallelThreshold) threads = 1;
+  // Tiles as large as the plan budget allows, but small enough that every thread gets a few
+  // (a batch of one image must still spread over the threads).
+  const bool windows = choice.path == SamplerPath::kPairs ||
+                       choice.path == SamplerPath::kChannelsLast ||
+                       choice.path == SamplerPath::kQuads;
+  size_t tile = windows ? Tuning::kWindowPlanBudget / combinations
+                        : std::max<size_t>(Tuning::kPlanBudget / combinations, 1);
+  const size_t per_batch = static_cast<size_t>(p.out_plane);
+  const size_t wanted_items = 4 * threads;
+  if (threads > 1 && static_cast<size_t>(p.batch) < wanted_items) {
+    const size_t per_item =
+        (static_cast<size_t>(p.batch) * per_batch + wanted_items - 1) / wanted_items;
+    tile = std::min(tile, std::max<size_t>(per_item, kRowBlock));
+  }
+  choice.tile = RoundUp(std::min(tile, per_batch), kRowBlock);
+  const size_t tiles = static_cast<size_t>(p.batch) * ((per_batch + choice.tile - 1) / choice.tile);
+  choice.threads = std::min(threads, tiles);
+  return choice;
+}
+
 template <DType XD, DType GD>
 void Run(const Problem& p, const TensorView& x, const TensorView& grid,
          const MutableTensorView& y, const Options& options) {
   using C = typename Traits<XD>::Compute;
   if (p.y_count == 0) return;
-  Layout layout;
+  const PathChoice choice = ChoosePath<XD, GD>(p, options);
+  CallSetup layout;
+  layout.path = choice.path;
   layout.problem = &p;
   layout.options = options;
   layout.taps = static_cast<size_t>(TapsPerAxis(options.mode));
@@ -485,20 +568,12 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   constexpr std::optional<PairKind> kPairKind = PairKindOf<XD>();
   constexpr bool kWindowTypes =
       kPairKind.has_value() && std::is_same<typename Traits<GD>::Compute, float>::value;
-  // The channels-last path: the float kinds of the pair path.
   constexpr bool kChannelsLastTypes =
       kWindowTypes && (kPairKind == PairKind::kF32 || kPairKind == PairKind::kF16 ||
                        kPairKind == PairKind::kBF16);
-  layout.windows = false;
-  const bool small_plane = p.in_plane <= kMaxWindowPlane;
-  if (options.mode == Mode::kLinear) {
-    layout.windows =
-        kWindowTypes && p.rank <= kMaxPairRank && p.in[p.rank - 1] >= 2 && small_plane;
-  } else if (options.mode == Mode::kCubic) {  // the quad path: float32 only, axes of 4 or more
-    layout.windows = kWindowTypes && XD == DType::kFloat32 && p.rank <= kMaxQuadRank &&
-                     small_plane &&
-                     std::all_of(p.in.begin(), p.in.end(), [](int64_t e) { return e >= 4; });
-  }
+  layout.windows = choice.path == SamplerPath::kPairs ||
+                   choice.path == SamplerPath::kChannelsLast ||
+                   choice.path == SamplerPath::kQuads;
   layout.pair_kind = kPairKind.value_or(PairKind::kF32);  // read on the window paths only
   layout.rows = layout.combinations / layout.taps;
   if (layout.windows) {
@@ -507,34 +582,13 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   constexpr bool kExactTypes = Traits<XD>::kKind == Kind::kInt || Traits<XD>::kKind == Kind::kBool;
   layout.fixed_bits = kExactTypes ? kFixedBits<XD> : 0;
   layout.exact = kExactTypes && !layout.windows && options.mode != Mode::kNearest;
-  layout.padded_channels = 0;
+  layout.padded_channels = choice.padded_channels;
   layout.pixels = nullptr;
   layout.pixels_batch = 0;
-  if constexpr (kChannelsLastTypes) {
-    if (layout.windows && options.mode == Mode::kLinear) {
-      layout.padded_channels = ChannelsLastPadding(p, layout.rows);
-    }
-  }
-
-  const double work = static_cast<double>(p.y_count) * static_cast<double>(layout.combinations);
-  size_t threads = options.num_threads == 0 ? HardwareThreads()
-                                            : static_cast<size_t>(options.num_threads);
-  if (work < kParallelThreshold) threads = 1;
-  // Tiles as large as the plan budget allows, but small enough that every thread gets a few
-  // (a batch of one image must still spread over the threads).
-  size_t tile = layout.windows ? kGroupPlanBudget / layout.combinations
-                               : std::max<size_t>(kPlanBudget / layout.combinations, 1);
-  const size_t per_batch = static_cast<size_t>(p.out_plane);
-  const size_t wanted_items = 4 * threads;
-  if (threads > 1 && static_cast<size_t>(p.batch) < wanted_items) {
-    const size_t per_item =
-        (static_cast<size_t>(p.batch) * per_batch + wanted_items - 1) / wanted_items;
-    tile = std::min(tile, std::max<size_t>(per_item, kRowBlock));
-  }
-  layout.tile = RoundUp(std::min(tile, per_batch), kRowBlock);
+  layout.tile = choice.tile;
   layout.tiles_per_batch =
       (p.out_plane + static_cast<int64_t>(layout.tile) - 1) / static_cast<int64_t>(layout.tile);
-  threads = std::min(threads, static_cast<size_t>(p.batch * layout.tiles_per_batch));
+  const size_t threads = choice.threads;
 
   std::vector<Scratch<C>> scratch(threads);
   for (Scratch<C>& worker : scratch) worker.Allocate(layout);
@@ -546,7 +600,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   const size_t plane = static_cast<size_t>(p.in_plane), padded = layout.padded_channels;
   if (kChannelsLastTypes && padded > 0) {
     batch_step =
-        std::min(p.batch, static_cast<int64_t>(kMaxChannelsLast / (plane * padded)));
+        std::min(p.batch, static_cast<int64_t>(Tuning::kMaxChannelsLast / (plane * padded)));
     pixels = KeptCopy(static_cast<size_t>(batch_step) * plane * padded + kRowBlock);
     layout.pixels = pixels;
   }
@@ -554,7 +608,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
     const int64_t batch_items = std::min(batch_step, p.batch - n0);
     if (kChannelsLastTypes && padded > 0) {
       const size_t per_item =
-          RoundUp(std::max<size_t>(kToChannelsLastItem / channels, 1), kRowBlock);
+          RoundUp(std::max<size_t>(Tuning::kToChannelsLastItem / channels, 1), kRowBlock);
       const size_t blocks = (plane + per_item - 1) / per_item;
       ParallelFor(static_cast<size_t>(batch_items) * blocks, threads, [&](size_t item, size_t) {
         const size_t k = item / blocks, begin = item % blocks * per_item;
@@ -595,6 +649,10 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
 }
 
 }  // namespace
+
+void ForceSamplerPathForTest(std::optional<SamplerPath> path) {
+  forced_path.store(path ? static_cast<int>(*path) : -1, std::memory_order_relaxed);
+}
 
 Status RunSampler(const Problem& problem, const TensorView& x, const TensorView& grid,
                   const MutableTensorView& y, const Options& options) {

@@ -2,10 +2,26 @@
 #ifndef GRIDSAMPLE_SRC_SAMPLER_H_
 #define GRIDSAMPLE_SRC_SAMPLER_H_
 
+#include <optional>
+
 #include "gridsample/gridsample.h"
 #include "validate.h"
 
 namespace gridsample {
+
+// The ways the fast path samples a call (docs/architecture.md has the rule that chooses).
+enum class SamplerPath {
+  kGeneric,       // per-axis taps, a row of offsets and weights per tap combination
+  kNearestPlan,   // nearest: one planned offset per location, then a copy
+  kPairs,         // linear: each axis's two taps as a pair of adjacent elements
+  kChannelsLast,  // linear, many channels: a channels-last float32 copy of X
+  kQuads,         // cubic float32: each axis's four taps as one 128-bit load
+};
+
+// Test hook: from now on every call takes `path` wherever that path can sample it, whatever
+// the tuning thresholds say, so that each kernel is tested however they move; std::nullopt
+// lifts it. Not for concurrent use with calls that must not see it.
+void ForceSamplerPathForTest(std::optional<SamplerPath> path);
 
 // Computes y for a validated problem. Fails only when memory or threads cannot be had.
 Status RunSampler(const Problem& problem, const TensorView& x, const TensorView& grid,

@@ -1,0 +1,111 @@
+// Every path of the fast path (sampler.h's SamplerPath) against the reference, each forced
+// through ForceSamplerPathForTest wherever it can sample, on every compiled target: so each
+// kernel stays tested however the tuning thresholds that choose among them move.
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "sampler.h"
+#include "tests/any_tensor.h"
+#include "tests/targets.h"
+#include "tests/tester.h"
+
+namespace gridsample {
+namespace {
+
+using test::GridSampleTester;
+
+// Forces a path for the scope of one test.
+class ForcedPath {
+ public:
+  explicit ForcedPath(SamplerPath path) { ForceSamplerPathForTest(path); }
+  ~ForcedPath() { ForceSamplerPathForTest(std::nullopt); }
+  ForcedPath(const ForcedPath&) = delete;
+  ForcedPath& operator=(const ForcedPath&) = delete;
+};
+
+struct PathCase {
+  SamplerPath path;
+  Mode mode;
+  std::vector<DType> dtypes;
+  std::vector<DType> grid_dtypes;
+  size_t min_extent;  // of every input axis: the path's windows must fit
+  size_t max_rank;
+};
+
+// Random problems each path can sample, with few channels, small planes and outputs, where the
+// thresholds would choose another path.
+void TestForced(const PathCase& c, uint64_t seed) {
+  const ForcedPath forced(c.path);
+  std::mt19937_64 rng(seed);
+  test::ForEachTarget([&](int64_t) {
+    for (size_t rank = 1; rank <= c.max_rank; ++rank) {
+      for (DType dtype : c.dtypes) {
+        for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
+          std::vector<int64_t> input = {1 + static_cast<int64_t>(rng() % 2),
+                                        1 + static_cast<int64_t>(rng() % 20)};
+          std::vector<int64_t> output;
+          for (size_t a = 0; a < rank; ++a) {
+            input.push_back(static_cast<int64_t>(c.min_extent + rng() % 5));
+            output.push_back(1 + static_cast<int64_t>(rng() % 9));
+          }
+          GridSampleTester()
+              .input(input)
+              .output(output)
+              .mode(c.mode)
+              .padding(padding)
+              .align_corners(rng() % 2 == 0)
+              .dtype(dtype)
+              .grid_dtype(c.grid_dtypes[rng() % c.grid_dtypes.size()])
+              .grid_range(1.3)
+              .special_values(rng() % 2 == 0)
+              .threads(1 + static_cast<int>(rng() % 2))
+              .seed(rng())
+              .Test();
+        }
+      }
+    }
+  });
+}
+
+const std::vector<DType> kPairTypes = {DType::kFloat32, DType::kFloat16, DType::kBFloat16,
+                                       DType::kUInt8,   DType::kInt8,    DType::kUInt16,
+                                       DType::kInt16,   DType::kBool};
+const std::vector<DType> kFloatGrids = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
+
+TEST_CASE("Every path, forced, equals the reference on every target", "[paths]") {
+  const PathCase cases[] = {
+      {SamplerPath::kGeneric, Mode::kLinear, kPairTypes, {DType::kFloat32, DType::kFloat64}, 1,
+       4},
+      {SamplerPath::kGeneric, Mode::kCubic, {DType::kFloat32, DType::kUInt8, DType::kInt16},
+       {DType::kFloat32}, 1, 3},
+      {SamplerPath::kGeneric, Mode::kNearest, {DType::kFloat32, DType::kString}, kFloatGrids, 1,
+       4},
+      {SamplerPath::kNearestPlan, Mode::kNearest, {DType::kFloat32, DType::kInt64},
+       {DType::kFloat32}, 1, 4},
+      {SamplerPath::kPairs, Mode::kLinear, kPairTypes, kFloatGrids, 2, 4},
+      {SamplerPath::kChannelsLast, Mode::kLinear,
+       {DType::kFloat32, DType::kFloat16, DType::kBFloat16}, kFloatGrids, 2, 4},
+      {SamplerPath::kQuads, Mode::kCubic, {DType::kFloat32}, kFloatGrids, 4, 3},
+  };
+  uint64_t seed = 1800;
+  for (const PathCase& c : cases) {
+    INFO("path " << static_cast<int>(c.path));
+    TestForced(c, ++seed);
+  }
+}
+
+TEST_CASE("A forced path that cannot sample a call leaves the call to one that can", "[paths]") {
+  // Quads for uint8 and for a 2-element axis, channels-last for int16: the normal choice runs.
+  const ForcedPath quads(SamplerPath::kQuads);
+  GridSampleTester().input({1, 2, 2, 6}).mode(Mode::kCubic).seed(1).Test();
+  GridSampleTester().input({1, 2, 5, 6}).mode(Mode::kCubic).dtype(DType::kUInt8).seed(2).Test();
+  const ForcedPath channels_last(SamplerPath::kChannelsLast);
+  GridSampleTester().input({1, 20, 5, 6}).dtype(DType::kInt16).seed(3).Test();
+}
+
+}  // namespace
+}  // namespace gridsample
