@@ -32,14 +32,14 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // Output locations whose sums are transposed together: 512 bytes of each channel's plane
-// written at once (measured on W1 and W6: 128 beat 16, 32, 64 and 256).
+// written at once (the best measured: docs/benchmarks.md).
 inline constexpr size_t kLastBlock = 128;
 // Channels summed per pass over a block, so that the block's sums stay in L1 however many
 // channels there are. The rows of those sums are longer by a vector, as the last vector of a
 // pass may run past its channels.
 inline constexpr size_t kLastChunk = 32;
 inline constexpr size_t kLastSumsStride = kLastChunk + kMaxFloatLanes;
-// Locations per step of ToChannelsLast (measured: 256 beat 16, 64 and 512 to 2048).
+// Locations per step of ToChannelsLast (the best measured: docs/benchmarks.md).
 inline constexpr size_t kToLastBlock = 256;
 
 // The widest square block Transpose moves in registers, per target (a macro, so that other
@@ -150,10 +150,9 @@ void ToChannelsLastT(const void* planes, size_t channels, size_t plane, size_t p
   const auto* elements = static_cast<const Element*>(planes);
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
-  // Planes read at once: one transposed block's rows (8 measured 1.06 to 1.18 times faster
-  // than 4 with 256-bit vectors on W1, W6, W9), but no more than that, as the planes may be a
-  // power of two apart and more of them would evict their lines before the next locations use
-  // them.
+  // Planes read at once: one transposed block's rows (8 beat 4 with 256-bit vectors:
+  // docs/benchmarks.md), but no more than that, as the planes may be a power of two apart and
+  // more of them would evict their lines before the next locations use them.
   constexpr size_t kGroup = GRIDSAMPLE_TRANSPOSE_BLOCK > 4 ? GRIDSAMPLE_TRANSPOSE_BLOCK : 4;
   alignas(64) float widened[kGroup][kToLastBlock];
   for (size_t p0 = begin; p0 < end; p0 += kToLastBlock) {
@@ -262,7 +261,7 @@ HWY_NOINLINE void StoreBlock(const float* HWY_RESTRICT sums, size_t n, size_t wi
   auto* first = static_cast<typename PairFormat<K>::Element*>(out) + at;
   if constexpr (K == PairKind::kF32) {
     // 4x4 blocks: 8 output planes written at once (a power of two apart) evicted each other's
-    // lines (W6 0.79 times as fast as 4x4 blocks, W1 0.92).
+    // lines and were slower (docs/benchmarks.md).
     Transpose<4>(sums, kLastSumsStride, n, width, first, out_stride);
   } else {  // one plane at a time through L1, converted in vectors
     const hn::ScalableTag<float> d;

@@ -123,10 +123,10 @@ void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
 // Lane k of out[r]: the pair (one integer of twice the element's width) at element offsets[k]
 // of rows[r], for each of kRows rows. The pairs are loaded into general registers, packed into
 // 64-bit chunks and the chunks combined into halves, then wholes, all rows together so that each
-// offset is read once. On AVX-512 that measured 1.2 (W1, W2) to 1.7 (W6) times faster for
-// float32 than copying the pairs through memory, whose vector reloads wait for the small stores
-// to land (hardware gathers were slower still); for 16-bit elements, and for 8-bit ones in
-// 128-bit vectors, copying stayed as fast or faster. Scalable vectors have no Combine.
+// offset is read once. For float32 that beat copying the pairs through memory, whose vector
+// reloads wait for the small stores to land, and hardware gathers (docs/benchmarks.md); for
+// 16-bit elements, and for 8-bit ones in 128-bit vectors, copying stayed as fast or faster.
+// Scalable vectors have no Combine.
 template <size_t kRows, class D>
 HWY_INLINE void GatherPairs(D d, const unsigned char* const* rows,
                             const int32_t* HWY_RESTRICT offsets, hn::Vec<D>* out) {

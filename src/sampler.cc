@@ -70,8 +70,7 @@ std::atomic<int> forced_path{-1};  // ForceSamplerPathForTest's path, or -1
 
 // The channels-last copy of up to Tuning::kMaxChannelsLast floats (ChoosePath keeps one batch
 // item within it), kept by each calling thread for its next call: a fresh copy of a few
-// megabytes costs the kernel's page faults, as much as the path saves (W1 took 1.33 ms with a
-// fresh copy per call against 0.30 ms with the kept one, and 0.58 ms on the pair path).
+// megabytes costs the kernel's page faults, as much as the path saves (docs/benchmarks.md).
 // Throws std::bad_alloc.
 float* KeptCopy(size_t floats) {
   thread_local AlignedRow<float> kept;
