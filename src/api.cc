@@ -1,6 +1,7 @@
 // The public entry points: names, parsing, and GridSample = validate → sampler.
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "convert.h"
 #include "gridsample/gridsample.h"
@@ -32,12 +33,10 @@ size_t DTypeSize(DType dtype) {
 
 const char* ModeName(Mode mode) {
   switch (mode) {
-    case Mode::kLinear:
-      return "linear";
-    case Mode::kNearest:
-      return "nearest";
-    case Mode::kCubic:
-      return "cubic";
+#define GRIDSAMPLE_MODE(Enum, name, alias, taps) \
+  case Mode::k##Enum:                            \
+    return name;
+#include "gridsample/modes.inc"
   }
   return "unknown";
 }
@@ -70,18 +69,25 @@ Status ParseDType(std::string_view name, DType* dtype) {
 }
 
 Status ParseMode(std::string_view onnx_name, Mode* mode) {
-  if (onnx_name == "linear" || onnx_name == "bilinear") {
-    *mode = Mode::kLinear;
-  } else if (onnx_name == "nearest") {
-    *mode = Mode::kNearest;
-  } else if (onnx_name == "cubic" || onnx_name == "bicubic") {
-    *mode = Mode::kCubic;
-  } else {
-    return Status(StatusCode::kInvalidArgument,
-                  "mode: unknown value \"" + std::string(onnx_name) +
-                      "\"; expected linear, nearest, cubic, bilinear or bicubic");
+#define GRIDSAMPLE_MODE(Enum, name, alias, taps)                   \
+  if (onnx_name == name || (*alias != '\0' && onnx_name == alias)) { \
+    *mode = Mode::k##Enum;                                         \
+    return Status::Ok();                                           \
   }
-  return Status::Ok();
+#include "gridsample/modes.inc"
+  // "expected linear, nearest, cubic, bilinear or bicubic": the names, then the aliases.
+  std::vector<std::string> known;
+#define GRIDSAMPLE_MODE(Enum, name, alias, taps) known.push_back(name);
+#include "gridsample/modes.inc"
+#define GRIDSAMPLE_MODE(Enum, name, alias, taps) \
+  if (*alias != '\0') known.push_back(alias);
+#include "gridsample/modes.inc"
+  std::string expected = known[0];
+  for (size_t i = 1; i < known.size(); ++i) {
+    expected += (i + 1 == known.size() ? " or " : ", ") + known[i];
+  }
+  return Status(StatusCode::kInvalidArgument,
+                "mode: unknown value \"" + std::string(onnx_name) + "\"; expected " + expected);
 }
 
 Status ParsePadding(std::string_view onnx_name, Padding* padding) {

@@ -24,9 +24,15 @@ inline int64_t CombineTaps(int64_t sum, int64_t add) {
   return (sum < 0 || add < 0) ? std::min(sum, add) : sum + add;
 }
 
-// Taps per axis for each mode: nearest 1, linear 2, cubic 4.
+// Taps per axis for each mode (modes.inc): nearest 1, linear 2, cubic 4.
 inline constexpr int TapsPerAxis(Mode mode) {
-  return mode == Mode::kNearest ? 1 : mode == Mode::kLinear ? 2 : 4;
+  switch (mode) {
+#define GRIDSAMPLE_MODE(Enum, name, alias, taps) \
+  case Mode::k##Enum:                            \
+    return taps;
+#include "gridsample/modes.inc"
+  }
+  return 1;
 }
 
 // A type with more exponent range than T, for coordinates whose unnormalisation overflows T

@@ -182,8 +182,10 @@ Status OutputShape(const int64_t* x_shape, size_t x_rank, const int64_t* grid_sh
 
 Status Validate(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
                 const Options& options, Problem* p) {
-  if (options.mode != Mode::kLinear && options.mode != Mode::kNearest &&
-      options.mode != Mode::kCubic) {
+  bool known_mode = false;
+#define GRIDSAMPLE_MODE(Enum, name, alias, taps) known_mode |= options.mode == Mode::k##Enum;
+#include "gridsample/modes.inc"
+  if (!known_mode) {
     return Invalid("options.mode: value " + std::to_string(static_cast<int>(options.mode)) +
                    " is not a gridsample::Mode");
   }

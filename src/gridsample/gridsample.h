@@ -46,8 +46,12 @@ enum class DType {
 #include "gridsample/dtypes.inc"
 };
 
-// Interpolation mode. The opset-16 names bilinear/bicubic map to kLinear/kCubic.
-enum class Mode { kLinear, kNearest, kCubic };
+// Interpolation mode (the registry modes.inc). The opset-16 names bilinear/bicubic map to
+// kLinear/kCubic.
+enum class Mode {
+#define GRIDSAMPLE_MODE(Enum, name, alias, taps) k##Enum,
+#include "gridsample/modes.inc"
+};
 
 // How taps outside the input are resolved.
 enum class Padding { kZeros, kBorder, kReflection };
