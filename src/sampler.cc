@@ -486,33 +486,45 @@ struct PathChoice {
   size_t threads;
 };
 
+// What the dtypes of a call allow (PathTypesOf): the paths' element kinds and grid types.
+struct PathTypes {
+  bool windows;        // X has a pair kind and the grid computes in float32
+  bool channels_last;  // ... and the pair kind is a float one
+  bool float32_x;
+  bool float32_grid;
+};
+
 template <DType XD, DType GD>
-PathChoice ChoosePath(const Problem& p, const Options& options) {
+constexpr PathTypes PathTypesOf() {
+  constexpr std::optional<PairKind> kPairKind = PairKindOf<XD>();
+  constexpr bool kWindows =
+      kPairKind.has_value() && std::is_same<typename Traits<GD>::Compute, float>::value;
+  return {kWindows,
+          kWindows && (kPairKind == PairKind::kF32 || kPairKind == PairKind::kF16 ||
+                       kPairKind == PairKind::kBF16),
+          XD == DType::kFloat32, GD == DType::kFloat32};
+}
+
+PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes& types) {
   const size_t taps = static_cast<size_t>(TapsPerAxis(options.mode));
   size_t combinations = 1;
   for (size_t a = 0; a < p.rank; ++a) combinations *= taps;
   const size_t rows = combinations / taps;
   // Where each path can sample the call at all: its element kinds, grid type, ranks and sizes.
-  constexpr std::optional<PairKind> kPairKind = PairKindOf<XD>();
-  constexpr bool kWindowTypes =
-      kPairKind.has_value() && std::is_same<typename Traits<GD>::Compute, float>::value;
-  constexpr bool kChannelsLastTypes =
-      kWindowTypes && (kPairKind == PairKind::kF32 || kPairKind == PairKind::kF16 ||
-                       kPairKind == PairKind::kBF16);
   const bool small_plane = p.in_plane <= kMaxWindowPlane;
   const size_t padded = RoundUp(static_cast<size_t>(p.channels), kChannelPad);
   bool can[5] = {};
   auto at = [&can](SamplerPath path) -> bool& { return can[static_cast<int>(path)]; };
   at(SamplerPath::kGeneric) = true;
-  at(SamplerPath::kNearestPlan) = options.mode == Mode::kNearest && GD == DType::kFloat32 &&
+  at(SamplerPath::kNearestPlan) = options.mode == Mode::kNearest && types.float32_grid &&
                                   p.rank <= kMaxPairRank && small_plane;
-  at(SamplerPath::kPairs) = options.mode == Mode::kLinear && kWindowTypes &&
+  at(SamplerPath::kPairs) = options.mode == Mode::kLinear && types.windows &&
                             p.rank <= kMaxPairRank && p.in[p.rank - 1] >= 2 && small_plane;
   at(SamplerPath::kChannelsLast) =
-      kChannelsLastTypes && at(SamplerPath::kPairs) &&
+      types.channels_last && at(SamplerPath::kPairs) &&
       static_cast<size_t>(p.in_plane) <= Tuning::kMaxChannelsLast / padded;
   at(SamplerPath::kQuads) =
-      options.mode == Mode::kCubic && kWindowTypes && XD == DType::kFloat32 &&
+      options.mode == Mode::kCubic && types.windows && types.float32_x &&
       p.rank <= kMaxQuadRank && small_plane &&
       std::all_of(p.in.begin(), p.in.end(), [](int64_t e) { return e >= 4; });
   // The fastest that can, as measured (Tuning), unless a test forces one that can.
@@ -556,7 +568,8 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
          const MutableTensorView& y, const Options& options) {
   using C = typename Traits<XD>::Compute;
   if (p.y_count == 0) return;
-  const PathChoice choice = ChoosePath<XD, GD>(p, options);
+  constexpr PathTypes kTypes = PathTypesOf<XD, GD>();
+  const PathChoice choice = ChoosePath(p, options, kTypes);
   CallSetup layout;
   layout.path = choice.path;
   layout.problem = &p;
@@ -565,11 +578,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   layout.combinations = 1;
   for (size_t a = 0; a < p.rank; ++a) layout.combinations *= layout.taps;
   constexpr std::optional<PairKind> kPairKind = PairKindOf<XD>();
-  constexpr bool kWindowTypes =
-      kPairKind.has_value() && std::is_same<typename Traits<GD>::Compute, float>::value;
-  constexpr bool kChannelsLastTypes =
-      kWindowTypes && (kPairKind == PairKind::kF32 || kPairKind == PairKind::kF16 ||
-                       kPairKind == PairKind::kBF16);
+  constexpr bool kWindowTypes = kTypes.windows, kChannelsLastTypes = kTypes.channels_last;
   layout.windows = choice.path == SamplerPath::kPairs ||
                    choice.path == SamplerPath::kChannelsLast ||
                    choice.path == SamplerPath::kQuads;

@@ -69,6 +69,32 @@ function coreToCommonJs(core) {
   return `'use strict';\n${text}\nmodule.exports = { ${names.join(', ')} };\n`;
 }
 
+// index.d.ts with its unions of type and mode names listed from the core's registries
+// (src/gridsample/dtypes.inc, modes.inc), where the source marks them `/* @registry NAME */`:
+// a type or mode added there reaches the types with no edit here.
+function typesFromRegistries(text) {
+  const registry = (file, pattern) => {
+    const names = [];
+    const inc = fs.readFileSync(path.join(here, '..', '..', 'src', 'gridsample', file), 'utf8');
+    for (const match of inc.matchAll(pattern)) names.push(...match.slice(1).filter(Boolean));
+    if (names.length === 0) fail(`${file}: no entries found`);
+    return names;
+  };
+  const unions = {
+    dtypes: registry('dtypes.inc', /^GRIDSAMPLE_DTYPE\(\w+, "(\w+)",/gm),
+    modes: registry('modes.inc', /^GRIDSAMPLE_MODE\(\w+, "(\w+)", "(\w*)",/gm),
+  };
+  let replaced = 0;
+  const result = text.replace(/\s*\/\* @registry (\w+) \*\/[^;]*;/g, (match, name) => {
+    if (!unions[name]) fail(`index.d.ts: unknown registry ${name}`);
+    ++replaced;
+    // One name a line: a union that reads in any width.
+    return `\n    | ${unions[name].map((n) => `'${n}'`).join('\n    | ')};`;
+  });
+  if (replaced !== Object.keys(unions).length) fail(`index.d.ts: ${replaced} registry markers`);
+  return result;
+}
+
 // A file is written only when its content changes, and files of earlier builds that are no
 // longer made are removed: a rebuild that changes nothing touches nothing (tests may be reading
 // dist/ while `npm pack` rebuilds it).
@@ -92,10 +118,10 @@ write('gridsample_glue.cjs', glueToCommonJs(glue));
 const core = source('gridsample_core.js');
 write('gridsample_core.js', core);
 write('gridsample_core.cjs', coreToCommonJs(core));
-for (const name of ['index.js', 'index.node.js', 'index.cjs', 'index.d.ts']) {
-  write(name, source(name));
-}
-write('index.d.cts', source('index.d.ts'));
+for (const name of ['index.js', 'index.node.js', 'index.cjs']) write(name, source(name));
+const types = typesFromRegistries(source('index.d.ts'));
+write('index.d.ts', types);
+write('index.d.cts', types);
 for (const name of fs.readdirSync(out)) {
   if (!made.has(name)) fs.rmSync(path.join(out, name), { recursive: true, force: true });
 }

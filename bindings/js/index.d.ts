@@ -15,9 +15,10 @@ export function init(options?: {
   wasmBinary?: ArrayBuffer | Uint8Array;
 }): Promise<void>;
 
-export type DataType = 'float32' | 'float64' | 'float16' | 'bfloat16' | 'int8' | 'uint8' |
-  'int16' | 'uint16' | 'int32' | 'uint32' | 'int64' | 'uint64' | 'bool' | 'complex64' |
-  'complex128' | 'string';
+/** The tensor types (dist/ lists them from the core's registry, src/gridsample/dtypes.inc). */
+export type DataType = /* @registry dtypes */ 'float32' | 'float64' | 'float16' | 'bfloat16' |
+  'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'int64' | 'uint64' | 'bool' |
+  'complex64' | 'complex128' | 'string';
 
 /**
  * Shaped like onnxruntime-web's Tensor, so an ort.Tensor can be passed as is. Without `type`,
@@ -37,8 +38,11 @@ export interface TensorLike {
 
 /** Other property names are a TypeError (a misspelt option is never silently ignored). */
 export interface GridSampleOptions {
-  /** Default 'linear'; 'bilinear' and 'bicubic' are the opset-16 names. */
-  mode?: 'linear' | 'nearest' | 'cubic' | 'bilinear' | 'bicubic';
+  /**
+   * Default 'linear'; 'bilinear' and 'bicubic' are the opset-16 names (dist/ lists them from the
+   * core's registry, src/gridsample/modes.inc).
+   */
+  mode?: /* @registry modes */ 'linear' | 'nearest' | 'cubic' | 'bilinear' | 'bicubic';
   /** Default 'zeros'. */
   paddingMode?: 'zeros' | 'border' | 'reflection';
   /** Default false. */
