@@ -1,5 +1,6 @@
 // Coordinate math of the fast path, in one place: unnormalise a grid value, resolve padding
-// (clamp, reflect) and turn a coordinate into the integer taps and weights of one axis.
+// (clamp, reflect) and turn a coordinate into the integer taps and weights of one axis. The
+// vector twins of these functions are in coords-inl.h.
 // Semantics: docs/semantics.md. The reference (reference.cc) derives the same results with
 // code of its own, so that each checks the other.
 #ifndef GRIDSAMPLE_SRC_COORDS_H_
@@ -53,6 +54,14 @@ T Unnormalize(T g, int64_t size, bool align_corners) {
 template <typename T>
 T ClampToAxis(T q, T last) {
   return std::min(std::max(q, T(0)), last);
+}
+
+// Keeps far-away coordinates convertible to integers under zeros padding: every tap of a
+// coordinate this far outside [0, last] is outside too, so the clamp changes no result.
+inline constexpr int kFarMargin = 8;
+template <typename T>
+T ClampFar(T q, T last) {
+  return std::min(std::max(q, -T(kFarMargin)), last + T(kFarMargin));
 }
 
 // Reflection repeats with this period: twice the distance between the mirrors, which sit at 0
@@ -120,9 +129,7 @@ void AxisTaps(T p, int64_t size, int64_t stride, const Options& options, int64_t
     offsets[j] = inside ? static_cast<int64_t>(index) * stride : kZeroTap;
     weights[j] = weight;
   };
-  // Keeps far-away coordinates convertible to int64 under zeros padding; every tap of a
-  // coordinate this far out is outside, so the clamp changes no result.
-  auto clamp_far = [&](T q) { return std::min(std::max(q, T(-8)), last + T(8)); };
+  auto clamp_far = [&](T q) { return ClampFar(q, last); };
 
   switch (options.mode) {
     case Mode::kNearest: {

@@ -32,18 +32,6 @@ namespace gridsample {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// coords.h's CubicWeight for a vector, in the same operation order (the factored forms).
-template <class D>
-HWY_INLINE hn::Vec<D> CubicWeightVector(D d, hn::Vec<D> t) {
-  const auto one = hn::Set(d, 1.0f), two = hn::Set(d, 2.0f);
-  t = hn::Abs(t);
-  const auto t1 = hn::Sub(t, one), t2 = hn::Sub(t, two);
-  const auto inner =
-      hn::Mul(t1, hn::Sub(hn::Sub(hn::Mul(hn::Mul(hn::Set(d, 1.25f), t), t), t), one));
-  const auto outer = hn::Mul(hn::Mul(hn::Mul(hn::Set(d, -0.75f), t1), t2), t2);
-  return hn::IfThenElse(hn::Le(t, one), inner, hn::IfThenElseZero(hn::Lt(t, two), outer));
-}
-
 // The vector plan of one axis (AxisTaps' cubic case, then EncodeQuadTaps); false if some lane
 // needs the scalar plan.
 template <class D>
@@ -69,7 +57,7 @@ HWY_INLINE bool PlanCubicAxisVector(D d, hn::Vec<D> g, int64_t size, const Optio
     if (!hn::AllTrue(d, hn::Lt(hn::Abs(x0), period))) return false;
   }
   if (options.padding == Padding::kZeros) {
-    x0 = hn::Min(hn::Max(x0, hn::Set(d, -8.0f)), hn::Add(last, hn::Set(d, 8.0f)));
+    x0 = ClampFarVector(d, x0, size);
   }
   auto lowest = hn::Set(di, static_cast<int32_t>(size - 4));
   for (int j = 0; j < 4; ++j) {

@@ -54,9 +54,7 @@ HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& o
       !ReflectVector(d, p, size, options.align_corners)) {
     return false;
   }
-  if (options.padding == Padding::kZeros) {  // clamp_far (the other paddings are inside)
-    p = hn::Min(hn::Max(p, hn::Set(d, -8.0f)), hn::Add(last, hn::Set(d, 8.0f)));
-  }
+  if (options.padding == Padding::kZeros) p = ClampFarVector(d, p, size);  // others: inside
   const V x0f = hn::Floor(p);
   const V t = hn::Sub(p, x0f);
   const V w0 = hn::Sub(one, t);

@@ -40,7 +40,7 @@ HWY_INLINE bool PlanNearestAxisVector(D d, hn::Vec<D> g, int64_t size, int64_t s
       !ReflectVector(d, r, size, options.align_corners)) {
     return false;
   }
-  r = hn::Min(hn::Max(r, hn::Set(d, -8.0f)), hn::Add(last, hn::Set(d, 8.0f)));  // clamp_far
+  r = ClampFarVector(d, r, size);
   outside = hn::Or(outside, hn::RebindMask(di, hn::Or(hn::Lt(r, zero), hn::Gt(r, last))));
   offset = hn::Add(offset, hn::Mul(hn::ConvertTo(di, r),
                                    hn::Set(di, static_cast<int32_t>(stride))));

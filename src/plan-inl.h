@@ -1,6 +1,6 @@
 // What the vector plans of the pair, quad and nearest paths share, per SIMD target: loading a
-// vector of grid values, the vector forms of coords.h's unnormalisation and reflection, the
-// windows plan (PlanWindowsT) and storing sums. Included by the -inl.h files of those paths.
+// vector of grid values, the windows plan (PlanWindowsT) and storing sums. The vector forms of
+// coords.h's coordinate math are coords-inl.h's. Included by the -inl.h files of those paths.
 
 // Per-target include guard (the Highway idiom).
 #if defined(GRIDSAMPLE_SRC_PLAN_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -15,6 +15,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "coords-inl.h"
 #include "coords.h"
 #include "hwy/highway.h"
 #include "kernel.h"
@@ -112,38 +113,6 @@ HWY_INLINE void StoreSums(D d, hn::Vec<D> acc, size_t valid, float* out,
   nan = hn::Or(nan, hn::And(hn::IsNaN(acc), hn::FirstN(d, valid)));
   if (!kFloat && out != nullptr) std::memcpy(out, last, valid * sizeof(float));
   std::memcpy(elements, converted, valid * sizeof(Element));
-}
-
-// coords.h's Unnormalize for a vector of grid values, in the same operation order (x/2 and
-// x*0.5 round alike).
-template <class D>
-HWY_INLINE hn::Vec<D> UnnormalizeVector(D d, hn::Vec<D> g, int64_t size, bool align_corners) {
-  const auto one = hn::Set(d, 1.0f), half = hn::Set(d, 0.5f);
-  const float s = static_cast<float>(size);
-  return align_corners ? hn::Mul(hn::Mul(hn::Add(g, one), half), hn::Set(d, s - 1.0f))
-                       : hn::Mul(hn::Sub(hn::Mul(hn::Add(g, one), hn::Set(d, s)), one), half);
-}
-
-// coords.h's Reflect for lanes with |p| < period, where its fmods reduce to at most one
-// subtraction; false (p unchanged) if some lane is farther out.
-template <class D>
-HWY_INLINE bool ReflectVector(D d, hn::Vec<D>& p, int64_t size, bool align_corners) {
-  using V = hn::Vec<D>;
-  const V half = hn::Set(d, 0.5f), zero = hn::Zero(d);
-  const V last = hn::Set(d, static_cast<float>(size - 1));
-  const V period = hn::Set(d, ReflectionPeriod<float>(size, align_corners));
-  if (!hn::AllTrue(d, hn::Lt(hn::Abs(p), period))) return false;
-  if (align_corners) {
-    V q = hn::Abs(p);
-    q = hn::IfThenElse(hn::Gt(q, last), hn::Sub(period, q), q);
-    p = hn::Min(hn::Max(q, zero), last);
-  } else {
-    V u = hn::Abs(hn::Add(p, half));
-    u = hn::IfThenElse(hn::Ge(u, period), hn::Sub(u, period), u);
-    u = hn::IfThenElse(hn::Gt(u, hn::Set(d, static_cast<float>(size))), hn::Sub(period, u), u);
-    p = hn::Min(hn::Max(hn::Sub(u, half), zero), last);
-  }
-  return true;
 }
 
 // float32 sums stored as they are (StoreSums' Format for float32 outputs).

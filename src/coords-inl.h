@@ -1,0 +1,81 @@
+// The vector twins of coords.h, per SIMD target: unnormalisation, reflection, the cubic weight
+// and the far clamp for vectors of coordinates, each in its scalar original's operation order,
+// so that a lane gives the scalar's number bit for bit (tests/coords_vector_test.cc checks it on
+// every target). Included by the -inl.h files of the plans.
+
+// Per-target include guard (the Highway idiom).
+#if defined(GRIDSAMPLE_SRC_COORDS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GRIDSAMPLE_SRC_COORDS_INL_H_
+#undef GRIDSAMPLE_SRC_COORDS_INL_H_
+#else
+#define GRIDSAMPLE_SRC_COORDS_INL_H_
+#endif
+
+#include <cstdint>
+
+#include "coords.h"
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// coords.h's Unnormalize for a vector of grid values, in the same operation order (x/2 and
+// x*0.5 round alike).
+template <class D>
+HWY_INLINE hn::Vec<D> UnnormalizeVector(D d, hn::Vec<D> g, int64_t size, bool align_corners) {
+  const auto one = hn::Set(d, 1.0f), half = hn::Set(d, 0.5f);
+  const float s = static_cast<float>(size);
+  return align_corners ? hn::Mul(hn::Mul(hn::Add(g, one), half), hn::Set(d, s - 1.0f))
+                       : hn::Mul(hn::Sub(hn::Mul(hn::Add(g, one), hn::Set(d, s)), one), half);
+}
+
+// coords.h's Reflect for lanes with |p| < period, where its fmods reduce to at most one
+// subtraction; false (p unchanged) if some lane is farther out.
+template <class D>
+HWY_INLINE bool ReflectVector(D d, hn::Vec<D>& p, int64_t size, bool align_corners) {
+  using V = hn::Vec<D>;
+  const V half = hn::Set(d, 0.5f), zero = hn::Zero(d);
+  const V last = hn::Set(d, static_cast<float>(size - 1));
+  const V period = hn::Set(d, ReflectionPeriod<float>(size, align_corners));
+  if (!hn::AllTrue(d, hn::Lt(hn::Abs(p), period))) return false;
+  if (align_corners) {
+    V q = hn::Abs(p);
+    q = hn::IfThenElse(hn::Gt(q, last), hn::Sub(period, q), q);
+    p = hn::Min(hn::Max(q, zero), last);
+  } else {
+    V u = hn::Abs(hn::Add(p, half));
+    u = hn::IfThenElse(hn::Ge(u, period), hn::Sub(u, period), u);
+    u = hn::IfThenElse(hn::Gt(u, hn::Set(d, static_cast<float>(size))), hn::Sub(period, u), u);
+    p = hn::Min(hn::Max(hn::Sub(u, half), zero), last);
+  }
+  return true;
+}
+
+// coords.h's CubicWeight for a vector, in the same operation order (the factored forms).
+template <class D>
+HWY_INLINE hn::Vec<D> CubicWeightVector(D d, hn::Vec<D> t) {
+  const auto one = hn::Set(d, 1.0f), two = hn::Set(d, 2.0f);
+  t = hn::Abs(t);
+  const auto t1 = hn::Sub(t, one), t2 = hn::Sub(t, two);
+  const auto inner =
+      hn::Mul(t1, hn::Sub(hn::Sub(hn::Mul(hn::Mul(hn::Set(d, 1.25f), t), t), t), one));
+  const auto outer = hn::Mul(hn::Mul(hn::Mul(hn::Set(d, -0.75f), t1), t2), t2);
+  return hn::IfThenElse(hn::Le(t, one), inner, hn::IfThenElseZero(hn::Lt(t, two), outer));
+}
+
+// coords.h's ClampFar for a vector of coordinates on an axis of `size` elements.
+template <class D>
+HWY_INLINE hn::Vec<D> ClampFarVector(D d, hn::Vec<D> q, int64_t size) {
+  const float margin = static_cast<float>(kFarMargin);
+  return hn::Min(hn::Max(q, hn::Set(d, -margin)),
+                 hn::Set(d, static_cast<float>(size - 1) + margin));
+}
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#endif  // GRIDSAMPLE_SRC_COORDS_INL_H_

@@ -1,0 +1,122 @@
+// The vector twins of coords.h (coords-inl.h) against their scalar originals, lane by lane and
+// bit for bit, on every compiled target: the plans take either form for the same numbers.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "tests/coords_vector_test.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include "coords-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// out[i] = the twin `which` of in[i], for i < n (a multiple of every target's lane count):
+// 0 UnnormalizeVector, 1 ReflectVector (out untouched and false returned if it declines),
+// 2 CubicWeightVector, 3 ClampFarVector.
+bool TwinLanes(int which, const float* in, size_t n, int64_t size, bool align_corners,
+               float* out) {
+  const hn::ScalableTag<float> d;
+  for (size_t i = 0; i < n; i += hn::Lanes(d)) {
+    auto v = hn::LoadU(d, in + i);
+    switch (which) {
+      case 0:
+        v = UnnormalizeVector(d, v, size, align_corners);
+        break;
+      case 1:
+        if (!ReflectVector(d, v, size, align_corners)) return false;
+        break;
+      case 2:
+        v = CubicWeightVector(d, v);
+        break;
+      default:
+        v = ClampFarVector(d, v, size);
+    }
+    hn::StoreU(v, d, out + i);
+  }
+  return true;
+}
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "coords.h"
+#include "tests/any_tensor.h"
+#include "tests/targets.h"
+
+namespace gridsample {
+HWY_EXPORT(TwinLanes);
+
+namespace {
+
+constexpr size_t kCount = 256;  // a multiple of every target's lanes, SVE's 2048 bits included
+
+bool SameBits(float a, float b) { return std::memcmp(&a, &b, sizeof(a)) == 0; }
+
+TEST_CASE("coords-inl.h's vector twins equal coords.h lane by lane on every target",
+          "[coords]") {
+  std::mt19937_64 rng(1818);
+  test::Mismatches mismatches;
+  size_t reflected = 0;
+  test::ForEachTarget([&](int64_t target) {
+    for (int64_t size : {1, 2, 3, 5, 17, 1000, 65537}) {
+      for (bool align_corners : {false, true}) {
+        const float last = static_cast<float>(size - 1);
+        const float period = ReflectionPeriod<float>(size, align_corners);
+        for (int which = 0; which < 4; ++which) {
+          std::vector<float> in(kCount), out(kCount, 0.0f);
+          for (size_t i = 0; i < kCount; ++i) {
+            // Grid values near [-1, 1], reflected coordinates inside one period, cubic
+            // distances in [-2.5, 2.5] (with the exact knots), clamps around both ends.
+            const double u = std::uniform_real_distribution<double>(-1, 1)(rng);
+            const float knots[] = {0.0f, 1.0f, 2.0f, -1.0f, -2.0f, 0.5f};
+            in[i] = which == 0   ? static_cast<float>(1.2 * u)
+                    : which == 1 ? static_cast<float>(u) * period
+                    : which == 2 ? (i % 8 == 0 ? knots[i / 8 % 6] : static_cast<float>(2.5 * u))
+                                 : static_cast<float>(u * (last + 20.0f));
+          }
+          const bool done = HWY_DYNAMIC_DISPATCH(TwinLanes)(which, in.data(), kCount, size,
+                                                            align_corners, out.data());
+          if (which == 1 && !done) {  // declines only where the period is 0 (size 1, ac)
+            if (period != 0.0f) mismatches.Add("ReflectVector declined lanes inside a period");
+            continue;
+          }
+          reflected += which == 1;
+          for (size_t i = 0; i < kCount; ++i) {
+            const float v = in[i];
+            const float expected = which == 0   ? Unnormalize<float>(v, size, align_corners)
+                                   : which == 1 ? Reflect<float>(v, size, align_corners)
+                                   : which == 2 ? CubicWeight<float>(v)
+                                                : ClampFar<float>(v, last);
+            if (!SameBits(out[i], expected)) {
+              mismatches.Add(std::string(hwy::TargetName(target)) + ": twin " +
+                             std::to_string(which) + " of " + std::to_string(v) + ", size " +
+                             std::to_string(size) + (align_corners ? " ac" : "") + ": vector " +
+                             std::to_string(out[i]) + ", scalar " + std::to_string(expected));
+            }
+          }
+        }
+      }
+    }
+  });
+  INFO(mismatches.Report());
+  CHECK(mismatches.count() == 0);
+  CHECK(reflected > 0);
+}
+
+}  // namespace
+}  // namespace gridsample
+#endif  // HWY_ONCE
