@@ -27,6 +27,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "convert-inl.h"
 #include "coords.h"
 #include "hwy/highway.h"
 #include "kernel.h"
@@ -312,41 +313,6 @@ struct PairFormat16 {
     const auto bits = K == PairKind::kF16 ? FloatToHalf(d, v) : FloatToBFloat16(d, v);
     hn::StoreU(hn::DemoteTo(dn, hn::BitCast(di, bits)), dn, dst);
   }
-  // float32 → binary16 bits (in uint32 lanes) as convert.h's F16BitsFromF32: round to nearest
-  // even, overflow to inf, NaN stays NaN with its top payload bits.
-  template <class D>
-  static hn::Vec<hn::RebindToUnsigned<D>> FloatToHalf(D d, hn::Vec<D> v) {
-    const hn::RebindToUnsigned<D> du;
-    const hn::RebindToSigned<D> di;
-    const auto bits = hn::BitCast(du, v);
-    const auto sign = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 0x8000u));
-    const auto magnitude = hn::And(bits, hn::Set(du, 0x7FFFFFFFu));
-    const auto m = hn::BitCast(di, magnitude);  // compares as signed: below 2^31
-    const auto nan = hn::Or(hn::Set(du, 0x7E00u),
-                            hn::And(hn::ShiftRight<13>(magnitude), hn::Set(du, 0x3FFu)));
-    // Subnormal halves: the count of 2^-24 units, rounded half to even by the conversion.
-    const auto subnormal = hn::BitCast(
-        du, hn::NearestInt(hn::Mul(hn::BitCast(d, magnitude), hn::Set(d, 16777216.0f))));
-    const auto odd = hn::And(hn::ShiftRight<13>(magnitude), hn::Set(du, 1u));
-    const auto normal = hn::ShiftRight<13>(
-        hn::Sub(hn::Add(hn::Add(magnitude, hn::Set(du, 0xFFFu)), odd), hn::Set(du, 112u << 23)));
-    auto h = hn::IfThenElse(hn::RebindMask(du, hn::Lt(m, hn::Set(di, 0x38800000))), subnormal,
-                            normal);
-    h = hn::IfThenElse(hn::RebindMask(du, hn::Gt(m, hn::Set(di, 0x477FEFFF))),
-                       hn::Set(du, 0x7C00u), h);
-    h = hn::IfThenElse(hn::RebindMask(du, hn::Gt(m, hn::Set(di, 0x7F800000))), nan, h);
-    return hn::Or(h, sign);
-  }
-  // float32 → bfloat16 bits as convert.h's BF16BitsFromF32.
-  template <class D>
-  static hn::Vec<hn::RebindToUnsigned<D>> FloatToBFloat16(D /*d*/, hn::Vec<D> v) {
-    const hn::RebindToUnsigned<D> du;
-    const auto bits = hn::BitCast(du, v);
-    const auto odd = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 1u));
-    const auto rounded = hn::ShiftRight<16>(hn::Add(hn::Add(bits, hn::Set(du, 0x7FFFu)), odd));
-    const auto nan = hn::Or(hn::ShiftRight<16>(bits), hn::Set(du, 0x40u));
-    return hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(v)), nan, rounded);
-  }
   template <class D>
   static void Load(D d, const Pair* pairs, hn::Vec<D>& left, hn::Vec<D>& right) {
     const hn::RebindToUnsigned<D> du;
@@ -384,22 +350,6 @@ struct PairFormat16 {
     const auto v = hn::PromoteTo(hn::RebindToUnsigned<D>(), hn::LoadU(du16, elements));
     if constexpr (K == PairKind::kBF16) return hn::BitCast(d, hn::ShiftLeft<16>(v));
     return HalfToFloat(d, v);
-  }
-  // IEEE binary16 bits (in the low half of each lane) → float32, exactly: the magnitude bits
-  // shifted into place, times 2^112, rebias normals and scale subnormals alike; the all-ones
-  // exponent (inf, NaN) is set directly.
-  template <class D, class VU>
-  static hn::Vec<D> HalfToFloat(D d, VU h) {
-    const hn::RebindToUnsigned<D> du;
-    const auto magnitude = hn::And(h, hn::Set(du, 0x7FFFu));
-    const auto scaled = hn::BitCast(
-        du, hn::Mul(hn::BitCast(d, hn::ShiftLeft<13>(magnitude)), hn::Set(d, 0x1p112f)));
-    const auto special = hn::Or(hn::ShiftLeft<13>(magnitude), hn::Set(du, 0x7F800000u));
-    const hn::RebindToSigned<D> di;
-    const auto is_special =
-        hn::RebindMask(du, hn::Gt(hn::BitCast(di, magnitude), hn::Set(di, 0x7BFF)));
-    const auto bits = hn::IfThenElse(is_special, special, scaled);
-    return hn::BitCast(d, hn::Or(bits, hn::ShiftLeft<16>(hn::And(h, hn::Set(du, 0x8000u)))));
   }
 };
 template <>
