@@ -161,10 +161,15 @@ __extension__ typedef __int128 Int128;  // GCC and Clang, wasm32 included
 template <typename C>
 using ExactSum = typename std::conditional<std::is_same<C, float>::value, int64_t, Int128>::type;
 
+// Whether D's outputs are the truncation of an exact sum: the integer and bool types.
+template <DType D>
+inline constexpr bool kExactOutputs =
+    Traits<D>::kKind == Kind::kInt || Traits<D>::kKind == Kind::kBool;
+
 // An integer or bool element as the exact integer it is (bool: any nonzero byte is 1).
 template <DType D>
 Int128 ExactTap(typename Traits<D>::Storage v) {
-  static_assert(Traits<D>::kKind == Kind::kInt || Traits<D>::kKind == Kind::kBool, "integers");
+  static_assert(kExactOutputs<D>, "integers");
   if constexpr (Traits<D>::kKind == Kind::kBool) return v != 0 ? 1 : 0;
   return static_cast<Int128>(v);
 }

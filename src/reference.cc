@@ -146,7 +146,7 @@ void Run(const Problem& pr, const TensorView& x, const TensorView& grid,
   using G = typename Traits<GD>::Compute;
   using C = typename XT::Compute;
   using Storage = typename XT::Storage;
-  constexpr bool kExact = XT::kKind == Kind::kInt || XT::kKind == Kind::kBool;
+  constexpr bool kExact = kExactOutputs<XD>;
   const auto* x_data = static_cast<const Storage*>(x.data);
   const auto* grid_data = static_cast<const typename Traits<GD>::Storage*>(grid.data);
   auto* y_data = static_cast<Storage*>(y.data);

@@ -84,6 +84,12 @@ float* KeptCopy(size_t floats) {
   return kept.get();
 }
 
+// The paths that plan windows of adjacent elements (PlanWindowsTile) rather than per-axis taps.
+constexpr bool IsWindowPath(SamplerPath path) {
+  return path == SamplerPath::kPairs || path == SamplerPath::kChannelsLast ||
+         path == SamplerPath::kQuads;
+}
+
 // The per-call constants every tile needs.
 struct CallSetup {
   SamplerPath path;
@@ -93,9 +99,8 @@ struct CallSetup {
   size_t combinations;  // taps^rank
   size_t tile;          // locations per tile, a multiple of kRowBlock
   int64_t tiles_per_batch;
-  // The window paths (kernel.h): linear pairs (PlanLinearPairs) or cubic quads
+  // The window paths (IsWindowPath; kernel.h): linear pairs (PlanLinearPairs) or cubic quads
   // (PlanCubicQuads), `rows` = taps^(r-1) rows per location, each starting at a row delta.
-  bool windows;
   PairKind pair_kind;
   size_t rows;
   int32_t row_deltas[kMaxWindowRows];
@@ -145,7 +150,7 @@ struct Scratch {
       return at;
     };
     const size_t acc_at = reserve(tile * sizeof(C));
-    if (layout.windows) {
+    if (IsWindowPath(layout.path)) {
       const size_t base_at = reserve(tile * sizeof(int32_t));
       const size_t weights_at = reserve(layout.combinations * tile * sizeof(float));
       const size_t grid_at = reserve(rank * tile * sizeof(float));
@@ -443,7 +448,7 @@ void SampleTile(const CallSetup& layout, const void* x, void* y, int64_t n, int6
       }
       continue;
     }
-    if constexpr (XT::kKind == Kind::kInt || XT::kKind == Kind::kBool) {
+    if constexpr (kExactOutputs<XD>) {
       // The exact sum of fixed-point weights times the integer taps (convert.h).
       ExactSum<C>* acc = s->exact;
       std::fill(acc, acc + count, ExactSum<C>(0));
@@ -545,11 +550,9 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
   if (work < Tuning::kParallelThreshold) threads = 1;
   // Tiles as large as the plan budget allows, but small enough that every thread gets a few
   // (a batch of one image must still spread over the threads).
-  const bool windows = choice.path == SamplerPath::kPairs ||
-                       choice.path == SamplerPath::kChannelsLast ||
-                       choice.path == SamplerPath::kQuads;
-  size_t tile = windows ? Tuning::kWindowPlanBudget / combinations
-                        : std::max<size_t>(Tuning::kPlanBudget / combinations, 1);
+  size_t tile = IsWindowPath(choice.path)
+                    ? Tuning::kWindowPlanBudget / combinations
+                    : std::max<size_t>(Tuning::kPlanBudget / combinations, 1);
   const size_t per_batch = static_cast<size_t>(p.out_plane);
   const size_t wanted_items = 4 * threads;
   if (threads > 1 && static_cast<size_t>(p.batch) < wanted_items) {
@@ -579,17 +582,13 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   for (size_t a = 0; a < p.rank; ++a) layout.combinations *= layout.taps;
   constexpr std::optional<PairKind> kPairKind = PairKindOf<XD>();
   constexpr bool kWindowTypes = kTypes.windows, kChannelsLastTypes = kTypes.channels_last;
-  layout.windows = choice.path == SamplerPath::kPairs ||
-                   choice.path == SamplerPath::kChannelsLast ||
-                   choice.path == SamplerPath::kQuads;
   layout.pair_kind = kPairKind.value_or(PairKind::kF32);  // read on the window paths only
   layout.rows = layout.combinations / layout.taps;
-  if (layout.windows) {
+  if (IsWindowPath(layout.path)) {
     WindowRowDeltas(p.rank, layout.taps, p.in.data(), p.stride.data(), layout.row_deltas);
   }
-  constexpr bool kExactTypes = Traits<XD>::kKind == Kind::kInt || Traits<XD>::kKind == Kind::kBool;
-  layout.fixed_bits = kExactTypes ? kFixedBits<XD> : 0;
-  layout.exact = kExactTypes && !layout.windows && options.mode != Mode::kNearest;
+  layout.fixed_bits = kExactOutputs<XD> ? kFixedBits<XD> : 0;
+  layout.exact = kExactOutputs<XD> && !IsWindowPath(layout.path) && options.mode != Mode::kNearest;
   layout.padded_channels = choice.padded_channels;
   layout.pixels = nullptr;
   layout.pixels_batch = 0;
@@ -636,7 +635,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
       const size_t count = static_cast<size_t>(
           std::min<int64_t>(static_cast<int64_t>(layout.tile), p.out_plane - l0));
       if constexpr (kWindowTypes) {
-        if (layout.windows) {
+        if (IsWindowPath(layout.path)) {
           PlanWindowsTile<GD>(layout, grid.data, n, l0, count, &scratch[worker]);
           if constexpr (kChannelsLastTypes) {
             if (layout.padded_channels > 0) {
