@@ -22,7 +22,7 @@
 #include <type_traits>
 
 #include "hwy/highway.h"
-#include "kernel.h"
+#include "channels_last.h"
 #include "linear_pairs-inl.h"
 #include "plan-inl.h"
 
@@ -38,7 +38,7 @@ inline constexpr size_t kLastBlock = 128;
 // channels there are. The rows of those sums are longer by a vector, as the last vector of a
 // pass may run past its channels.
 inline constexpr size_t kLastChunk = 32;
-inline constexpr size_t kLastSumsStride = kLastChunk + kMaxFloatLanes;
+inline constexpr size_t kLastSumsPitch = kLastChunk + kMaxFloatLanes;
 // Locations per step of ToChannelsLast (the best measured: docs/benchmarks.md).
 inline constexpr size_t kToLastBlock = 256;
 
@@ -55,37 +55,37 @@ inline constexpr size_t kToLastBlock = 256;
 #endif
 
 #if GRIDSAMPLE_TRANSPOSE_BLOCK >= 4
-// dst[c * dst_stride + j] = src[j * src_stride + c] for j, c < 4, in 128-bit vectors.
-HWY_INLINE void Transpose4x4(const float* HWY_RESTRICT src, size_t src_stride,
-                             float* HWY_RESTRICT dst, size_t dst_stride) {
+// dst[c * dst_pitch + j] = src[j * src_pitch + c] for j, c < 4, in 128-bit vectors.
+HWY_INLINE void Transpose4x4(const float* HWY_RESTRICT src, size_t src_pitch,
+                             float* HWY_RESTRICT dst, size_t dst_pitch) {
   const hn::Full128<float> d;
   const hn::Repartition<double, decltype(d)> dd;
-  const auto r0 = hn::LoadU(d, src), r1 = hn::LoadU(d, src + src_stride);
-  const auto r2 = hn::LoadU(d, src + 2 * src_stride), r3 = hn::LoadU(d, src + 3 * src_stride);
+  const auto r0 = hn::LoadU(d, src), r1 = hn::LoadU(d, src + src_pitch);
+  const auto r2 = hn::LoadU(d, src + 2 * src_pitch), r3 = hn::LoadU(d, src + 3 * src_pitch);
   const auto low01 = hn::BitCast(dd, hn::InterleaveLower(d, r0, r1));  // 00 10 01 11
   const auto high01 = hn::BitCast(dd, hn::InterleaveUpper(d, r0, r1));  // 02 12 03 13
   const auto low23 = hn::BitCast(dd, hn::InterleaveLower(d, r2, r3));
   const auto high23 = hn::BitCast(dd, hn::InterleaveUpper(d, r2, r3));
   hn::StoreU(hn::BitCast(d, hn::InterleaveLower(dd, low01, low23)), d, dst);
-  hn::StoreU(hn::BitCast(d, hn::InterleaveUpper(dd, low01, low23)), d, dst + dst_stride);
-  hn::StoreU(hn::BitCast(d, hn::InterleaveLower(dd, high01, high23)), d, dst + 2 * dst_stride);
-  hn::StoreU(hn::BitCast(d, hn::InterleaveUpper(dd, high01, high23)), d, dst + 3 * dst_stride);
+  hn::StoreU(hn::BitCast(d, hn::InterleaveUpper(dd, low01, low23)), d, dst + dst_pitch);
+  hn::StoreU(hn::BitCast(d, hn::InterleaveLower(dd, high01, high23)), d, dst + 2 * dst_pitch);
+  hn::StoreU(hn::BitCast(d, hn::InterleaveUpper(dd, high01, high23)), d, dst + 3 * dst_pitch);
 }
 #endif
 
 #if GRIDSAMPLE_TRANSPOSE_BLOCK == 8
-// dst[c * dst_stride + j] = src[j * src_stride + c] for j, c < 8, in 256-bit vectors: a 4x4
+// dst[c * dst_pitch + j] = src[j * src_pitch + c] for j, c < 8, in 256-bit vectors: a 4x4
 // transposition within each 128-bit half (columns c and c + 4 side by side, rows 0-3 and 4-7
 // apart), then the halves swapped across. 40 instructions where four 4x4 blocks take 64, and
 // stores of 32 bytes.
-HWY_INLINE void Transpose8x8(const float* HWY_RESTRICT src, size_t src_stride,
-                             float* HWY_RESTRICT dst, size_t dst_stride) {
+HWY_INLINE void Transpose8x8(const float* HWY_RESTRICT src, size_t src_pitch,
+                             float* HWY_RESTRICT dst, size_t dst_pitch) {
   const hn::Full256<float> d;
   const hn::Repartition<double, decltype(d)> dd;
   hn::Vec<decltype(dd)> pairs[8];  // rows 2k, 2k+1 interleaved: columns (0 1 | 4 5), (2 3 | 6 7)
   for (size_t k = 0; k < 4; ++k) {
-    const auto even = hn::LoadU(d, src + 2 * k * src_stride);
-    const auto odd = hn::LoadU(d, src + (2 * k + 1) * src_stride);
+    const auto even = hn::LoadU(d, src + 2 * k * src_pitch);
+    const auto odd = hn::LoadU(d, src + (2 * k + 1) * src_pitch);
     pairs[2 * k] = hn::BitCast(dd, hn::InterleaveLower(d, even, odd));
     pairs[2 * k + 1] = hn::BitCast(dd, hn::InterleaveUpper(d, even, odd));
   }
@@ -96,33 +96,33 @@ HWY_INLINE void Transpose8x8(const float* HWY_RESTRICT src, size_t src_stride,
     const auto second = hn::BitCast(d, hn::InterleaveUpper(dd, low, high));
     const auto first4 = hn::BitCast(d, hn::InterleaveLower(dd, low4, high4));  // rows 4-7
     const auto second4 = hn::BitCast(d, hn::InterleaveUpper(dd, low4, high4));
-    float* column = dst + 2 * half * dst_stride;
+    float* column = dst + 2 * half * dst_pitch;
     hn::StoreU(hn::ConcatLowerLower(d, first4, first), d, column);
-    hn::StoreU(hn::ConcatLowerLower(d, second4, second), d, column + dst_stride);
-    hn::StoreU(hn::ConcatUpperUpper(d, first4, first), d, column + 4 * dst_stride);
-    hn::StoreU(hn::ConcatUpperUpper(d, second4, second), d, column + 5 * dst_stride);
+    hn::StoreU(hn::ConcatLowerLower(d, second4, second), d, column + dst_pitch);
+    hn::StoreU(hn::ConcatUpperUpper(d, first4, first), d, column + 4 * dst_pitch);
+    hn::StoreU(hn::ConcatUpperUpper(d, second4, second), d, column + 5 * dst_pitch);
   }
 }
 #endif
 
-// dst[c * dst_stride + j] = src[j * src_stride + c] for j < rows, c < columns, in the widest
+// dst[c * dst_pitch + j] = src[j * src_pitch + c] for j < rows, c < columns, in the widest
 // square blocks that fit (of at most kMaxBlock), then element by element. Each row of dst is
 // written whole before the next rows: dst's rows may be a power of two apart (the output's
 // planes), and revisiting them would evict lines before they are complete.
 template <size_t kMaxBlock = GRIDSAMPLE_TRANSPOSE_BLOCK>
-HWY_INLINE void Transpose(const float* HWY_RESTRICT src, size_t src_stride, size_t rows,
-                          size_t columns, float* HWY_RESTRICT dst, size_t dst_stride) {
+HWY_INLINE void Transpose(const float* HWY_RESTRICT src, size_t src_pitch, size_t rows,
+                          size_t columns, float* HWY_RESTRICT dst, size_t dst_pitch) {
   size_t c = 0;
 #if GRIDSAMPLE_TRANSPOSE_BLOCK == 8
   if constexpr (kMaxBlock >= 8) {
     for (; c + 8 <= columns; c += 8) {
       size_t j = 0;
       for (; j + 8 <= rows; j += 8) {
-        Transpose8x8(src + j * src_stride + c, src_stride, dst + c * dst_stride + j, dst_stride);
+        Transpose8x8(src + j * src_pitch + c, src_pitch, dst + c * dst_pitch + j, dst_pitch);
       }
       // The rows left of these 8 columns.
-      Transpose<4>(src + j * src_stride + c, src_stride, rows - j, 8, dst + c * dst_stride + j,
-                   dst_stride);
+      Transpose<4>(src + j * src_pitch + c, src_pitch, rows - j, 8, dst + c * dst_pitch + j,
+                   dst_pitch);
     }
   }
 #endif
@@ -130,15 +130,15 @@ HWY_INLINE void Transpose(const float* HWY_RESTRICT src, size_t src_stride, size
   const size_t whole_rows = rows / 4 * 4;
   for (; c + 4 <= columns; c += 4) {
     for (size_t j = 0; j < whole_rows; j += 4) {
-      Transpose4x4(src + j * src_stride + c, src_stride, dst + c * dst_stride + j, dst_stride);
+      Transpose4x4(src + j * src_pitch + c, src_pitch, dst + c * dst_pitch + j, dst_pitch);
     }
     for (size_t k = c; k < c + 4; ++k) {
-      for (size_t j = whole_rows; j < rows; ++j) dst[k * dst_stride + j] = src[j * src_stride + k];
+      for (size_t j = whole_rows; j < rows; ++j) dst[k * dst_pitch + j] = src[j * src_pitch + k];
     }
   }
 #endif
   for (; c < columns; ++c) {
-    for (size_t j = 0; j < rows; ++j) dst[c * dst_stride + j] = src[j * src_stride + c];
+    for (size_t j = 0; j < rows; ++j) dst[c * dst_pitch + j] = src[j * src_pitch + c];
   }
 }
 
@@ -184,7 +184,7 @@ void ToChannelsLastT(const void* planes, size_t channels, size_t plane, size_t p
   }
 }
 
-// Calls f(std::integral_constant<PairKind, kind>) for the kinds this path takes (kernel.h).
+// Calls f(std::integral_constant<PairKind, kind>) for the kinds this path takes (channels_last.h).
 template <class F>
 HWY_INLINE auto VisitFloatKind(PairKind kind, F&& f) {
   switch (kind) {
@@ -197,20 +197,13 @@ HWY_INLINE auto VisitFloatKind(PairKind kind, F&& f) {
   }
 }
 
-void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t plane,
-                    size_t padded, size_t begin, size_t end, float* pixels) {
-  VisitFloatKind(kind, [&](auto k) {
-    ToChannelsLastT<decltype(k)::value>(planes, channels, plane, padded, begin, end, pixels);
-  });
-}
-
 // The sums of locations i0..i0+n-1 over channels c0..c0+width-1 (and on to the next whole
-// vector), sums[j * kLastSumsStride + c] for location i0 + j and channel c0 + c; false if one
+// vector), sums[j * kLastSumsPitch + c] for location i0 + j and channel c0 + c; false if one
 // may be NaN.
 template <size_t kRows>
 HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
                            const int32_t* HWY_RESTRICT base_offsets, const int32_t* row_deltas,
-                           const float* HWY_RESTRICT row_weights, size_t stride, size_t i0,
+                           const float* HWY_RESTRICT row_weights, size_t pitch, size_t i0,
                            size_t n, size_t c0, size_t width, float* HWY_RESTRICT sums) {
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
@@ -235,8 +228,8 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
     for (size_t row = 0; row < kRows; ++row) {
       const size_t pixel = static_cast<size_t>(base_offsets[i] + row_deltas[row]);
       left[row] = pixels + pixel * padded + c0;
-      left_weight[row] = hold(row_weights[2 * row * stride + i]);
-      right_weight[row] = hold(row_weights[(2 * row + 1) * stride + i]);
+      left_weight[row] = hold(row_weights[2 * row * pitch + i]);
+      right_weight[row] = hold(row_weights[(2 * row + 1) * pitch + i]);
     }
     // Past `width` the loads read padding (or, for vectors wider than the padding, the next
     // pixel or the copy's slack): those sums are never stored.
@@ -247,57 +240,36 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
         acc = hn::MulAdd(hn::LoadU(d, left[row] + padded + c), use(right_weight[row]), acc);
       }
       nan = hn::Or(nan, hn::IsNaN(acc));
-      hn::StoreU(acc, d, sums + j * kLastSumsStride + c);
+      hn::StoreU(acc, d, sums + j * kLastSumsPitch + c);
     }
   }
   return hn::AllFalse(d, nan);
 }
 
 // SumBlock's sums stored as elements of K, one plane per channel: the sum of channel c at
-// location j goes to element at + c * out_stride + j of `out`.
+// location j goes to element at + c * out_pitch + j of `out`.
 template <PairKind K>
 HWY_NOINLINE void StoreBlock(const float* HWY_RESTRICT sums, size_t n, size_t width, void* out,
-                             size_t at, size_t out_stride) {
+                             size_t at, size_t out_pitch) {
   auto* first = static_cast<typename PairFormat<K>::Element*>(out) + at;
   if constexpr (K == PairKind::kF32) {
     // 4x4 blocks: 8 output planes written at once (a power of two apart) evicted each other's
     // lines and were slower (docs/benchmarks.md).
-    Transpose<4>(sums, kLastSumsStride, n, width, first, out_stride);
+    Transpose<4>(sums, kLastSumsPitch, n, width, first, out_pitch);
   } else {  // one plane at a time through L1, converted in vectors
     const hn::ScalableTag<float> d;
     const size_t lanes = hn::Lanes(d);
     alignas(64) float planes[kLastChunk * kLastBlock];  // [channel][location]
-    Transpose(sums, kLastSumsStride, n, width, planes, kLastBlock);
+    Transpose(sums, kLastSumsPitch, n, width, planes, kLastBlock);
     auto ignored = hn::FirstN(d, 0);  // SumBlock found the NaN sums
     for (size_t c = 0; c < width; ++c) {
       for (size_t j = 0; j < n; j += lanes) {
         StoreSums<PairFormat<K>>(d, hn::Load(d, planes + c * kLastBlock + j),
-                                 std::min(lanes, n - j), nullptr, first + c * out_stride + j,
+                                 std::min(lanes, n - j), nullptr, first + c * out_pitch + j,
                                  ignored);
       }
     }
   }
-}
-
-bool SampleLinearChannelsLast(PairKind kind, const float* pixels, size_t channels,
-                              size_t padded, const int32_t* base_offsets,
-                              const int32_t* row_deltas, const float* row_weights, size_t rows,
-                              size_t stride, size_t count, void* out, size_t out_stride) {
-  const auto sum = VisitPairRows(rows, [](auto r) { return &SumBlock<decltype(r)::value>; });
-  const auto store =
-      VisitFloatKind(kind, [](auto k) { return &StoreBlock<decltype(k)::value>; });
-  bool finite = true;
-  alignas(64) float sums[kLastBlock * kLastSumsStride];  // [location][channel]
-  for (size_t i0 = 0; i0 < count; i0 += kLastBlock) {
-    const size_t n = std::min(kLastBlock, count - i0);
-    for (size_t c0 = 0; c0 < channels; c0 += kLastChunk) {
-      const size_t width = std::min(kLastChunk, channels - c0);
-      finite &= sum(pixels, padded, base_offsets, row_deltas, row_weights, stride, i0, n, c0,
-                    width, sums);
-      store(sums, n, width, out, c0 * out_stride + i0, out_stride);
-    }
-  }
-  return !finite;
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)

@@ -24,7 +24,7 @@
 
 #include "coords.h"
 #include "hwy/highway.h"
-#include "kernel.h"
+#include "cubic_quads.h"
 #include "plan-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -109,20 +109,10 @@ struct QuadAxis {
   }
 };
 
-void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes,
-                    const int64_t* strides, const Options& options, size_t count, size_t stride,
-                    int32_t* base_offsets, float* row_weights) {
-  VisitRank<kMaxQuadRank>(rank, [&](auto r) {
-    PlanWindowsT<decltype(r)::value, QuadAxis>(grid, sizes, strides, options,
-                                               /*fixed_bits=*/0, count, stride, base_offsets,
-                                               row_weights);
-  });
-}
-
 template <size_t kRows>
 bool SampleCubicQuadsT(const float* HWY_RESTRICT plane, const int32_t* HWY_RESTRICT base_offsets,
                        const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
-                       size_t stride, size_t count, float* HWY_RESTRICT out) {
+                       size_t pitch, size_t count, float* HWY_RESTRICT out) {
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   // Fewer locations per block as rows grow: the quad buffer stays at 16 KiB (more only where a
@@ -135,7 +125,7 @@ bool SampleCubicQuadsT(const float* HWY_RESTRICT plane, const int32_t* HWY_RESTR
   auto nan = hn::FirstN(d, 0);
   for (size_t i0 = 0; i0 < count; i0 += kBlock) {
     const size_t n = std::min(kBlock, count - i0);
-    // Whole vectors: the plan's last vector is whole (kernel.h).
+    // Whole vectors: the plan's last vector is whole (linear_pairs.h).
     const size_t padded = (n + lanes - 1) / lanes * lanes;
     for (size_t i = 0; i < padded; ++i) {
       const size_t base = static_cast<size_t>(base_offsets[i0 + i]);
@@ -148,33 +138,17 @@ bool SampleCubicQuadsT(const float* HWY_RESTRICT plane, const int32_t* HWY_RESTR
       for (size_t row = 0; row < kRows; ++row) {
         hn::Vec<decltype(d)> e0, e1, e2, e3;
         hn::LoadInterleaved4(d, &quads[row][4 * i], e0, e1, e2, e3);
-        const float* weights = row_weights + 4 * row * stride + i0 + i;
+        const float* weights = row_weights + 4 * row * pitch + i0 + i;
         acc = hn::MulAdd(e0, hn::LoadU(d, weights), acc);
-        acc = hn::MulAdd(e1, hn::LoadU(d, weights + stride), acc);
-        acc = hn::MulAdd(e2, hn::LoadU(d, weights + 2 * stride), acc);
-        acc = hn::MulAdd(e3, hn::LoadU(d, weights + 3 * stride), acc);
+        acc = hn::MulAdd(e1, hn::LoadU(d, weights + pitch), acc);
+        acc = hn::MulAdd(e2, hn::LoadU(d, weights + 2 * pitch), acc);
+        acc = hn::MulAdd(e3, hn::LoadU(d, weights + 3 * pitch), acc);
       }
       StoreSums<FloatSums>(d, acc, std::min(lanes, n - i), out + i0 + i,
                                             out + i0 + i, nan);
     }
   }
   return !hn::AllFalse(d, nan);
-}
-
-bool SampleCubicQuads(const float* plane, const int32_t* base_offsets,
-                      const int32_t* row_deltas, const float* row_weights, size_t rows,
-                      size_t stride, size_t count, float* out) {
-  switch (rows) {
-    case 1:
-      return SampleCubicQuadsT<1>(plane, base_offsets, row_deltas, row_weights, stride, count,
-                                  out);
-    case 4:
-      return SampleCubicQuadsT<4>(plane, base_offsets, row_deltas, row_weights, stride, count,
-                                  out);
-    default:
-      return SampleCubicQuadsT<16>(plane, base_offsets, row_deltas, row_weights, stride, count,
-                                   out);
-  }
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)

@@ -1,11 +1,47 @@
-// The cubic quad path's plan and kernel (cubic_quads-inl.h), dispatched at run time.
-// Compiled once per target by foreach_target.h; the HWY_ONCE block at the end owns the
-// dispatch (kernel.h declares the functions).
+// The cubic quad path's per-target entry points (cubic_quads.h) over its plan and kernel
+// (cubic_quads-inl.h). Compiled once per target by foreach_target.h; the HWY_ONCE block at the
+// end owns the dispatch.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "cubic_quads.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "cubic_quads.h"
 #include "cubic_quads-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace HWY_NAMESPACE {
+
+void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes,
+                    const int64_t* strides, const Options& options, size_t count, size_t pitch,
+                    int32_t* base_offsets, float* row_weights) {
+  VisitRank<kMaxQuadRank>(rank, [&](auto r) {
+    PlanWindowsT<decltype(r)::value, QuadAxis>(grid, sizes, strides, options,
+                                               /*fixed_bits=*/0, count, pitch, base_offsets,
+                                               row_weights);
+  });
+}
+
+bool SampleCubicQuads(const float* plane, const int32_t* base_offsets,
+                      const int32_t* row_deltas, const float* row_weights, size_t rows,
+                      size_t pitch, size_t count, float* out) {
+  switch (rows) {
+    case 1:
+      return SampleCubicQuadsT<1>(plane, base_offsets, row_deltas, row_weights, pitch, count,
+                                  out);
+    case 4:
+      return SampleCubicQuadsT<4>(plane, base_offsets, row_deltas, row_weights, pitch, count,
+                                  out);
+    default:
+      return SampleCubicQuadsT<16>(plane, base_offsets, row_deltas, row_weights, pitch, count,
+                                   out);
+  }
+}
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 namespace gridsample {
@@ -14,16 +50,16 @@ HWY_EXPORT(PlanCubicQuads);
 HWY_EXPORT(SampleCubicQuads);
 
 void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes,
-                    const int64_t* strides, const Options& options, size_t count, size_t stride,
+                    const int64_t* strides, const Options& options, size_t count, size_t pitch,
                     int32_t* base_offsets, float* row_weights) {
-  HWY_DYNAMIC_DISPATCH(PlanCubicQuads)(grid, rank, sizes, strides, options, count, stride,
+  HWY_DYNAMIC_DISPATCH(PlanCubicQuads)(grid, rank, sizes, strides, options, count, pitch,
                                        base_offsets, row_weights);
 }
 bool SampleCubicQuads(const float* plane, const int32_t* base_offsets,
                       const int32_t* row_deltas, const float* row_weights, size_t rows,
-                      size_t stride, size_t count, float* out) {
+                      size_t pitch, size_t count, float* out) {
   return HWY_DYNAMIC_DISPATCH(SampleCubicQuads)(plane, base_offsets, row_deltas, row_weights,
-                                                rows, stride, count, out);
+                                                rows, pitch, count, out);
 }
 
 }  // namespace gridsample

@@ -30,7 +30,7 @@
 #include "convert-inl.h"
 #include "coords.h"
 #include "hwy/highway.h"
-#include "kernel.h"
+#include "linear_pairs.h"
 #include "plan-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -109,15 +109,6 @@ struct PairAxis {
   }
 };
 
-void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
-                     const int64_t* strides, const Options& options, int fixed_bits,
-                     size_t count, size_t stride, int32_t* base_offsets, float* row_weights) {
-  VisitRank<kMaxPairRank>(rank, [&](auto r) {
-    PlanWindowsT<decltype(r)::value, PairAxis>(grid, sizes, strides, options, fixed_bits,
-                                               count, stride, base_offsets, row_weights);
-  });
-}
-
 #if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
 // Lane k of out[r]: the pair (one integer of twice the element's width) at element offsets[k]
 // of rows[r], for each of kRows rows. The pairs are loaded into general registers, packed into
@@ -187,7 +178,8 @@ HWY_INLINE void SplitIntegers(D d, hn::Vec<hn::RebindToUnsigned<D>> v, hn::Vec<D
   }
 }
 
-// The integer and bool kinds, planned with fixed-point weights (kernel.h) and summed exactly.
+// The integer and bool kinds, planned with fixed-point weights (linear_pairs.h) and summed
+// exactly.
 constexpr bool FixedPairKind(PairKind kind) {
   return kind != PairKind::kF32 && kind != PairKind::kF16 && kind != PairKind::kBF16;
 }
@@ -422,7 +414,7 @@ HWY_INLINE void StorePairSums(D d, hn::Vec<D> acc, hn::Vec<D> low, size_t valid,
 template <PairKind K, size_t kRows>
 bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offsets,
                         const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
-                        size_t stride, size_t count, float* out, void* dst) {
+                        size_t pitch, size_t count, float* out, void* dst) {
   using Format = PairFormat<K>;
   using Pair = typename Format::Pair;
   using Element = typename Format::Element;
@@ -444,15 +436,16 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
     for (size_t row = 0; row < kRows; ++row) {
       rows[row] = bytes + deltas[row] * kElement;
     }
-    // The plan's last vector is whole (kernel.h), so every lane reads a pair inside the input.
+    // The plan's last vector is whole (linear_pairs.h), so every lane reads a pair inside the
+    // input.
     for (size_t i = 0; i < count; i += lanes) {
       hn::Vec<decltype(d)> left[kRows], right[kRows];
       Format::template Gather<kRows>(d, rows, base_offsets + i, left, right);
       auto acc = hn::Zero(d), low = hn::Zero(d);
       for (size_t row = 0; row < kRows; ++row) {
-        const float* weights = row_weights + 2 * row * stride + i;
+        const float* weights = row_weights + 2 * row * pitch + i;
         WeighPair<K>(d, left[row], hn::LoadU(d, weights), acc, low);
-        WeighPair<K>(d, right[row], hn::LoadU(d, weights + stride), acc, low);
+        WeighPair<K>(d, right[row], hn::LoadU(d, weights + pitch), acc, low);
       }
       StorePairSums<K>(d, acc, low, std::min(lanes, count - i), out, i, elements + i, nan);
     }
@@ -475,9 +468,9 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
       for (size_t row = 0; row < kRows; ++row) {
         hn::Vec<decltype(d)> left, right;
         Format::Load(d, pairs[row] + i, left, right);
-        const float* weights = row_weights + 2 * row * stride + i0 + i;
+        const float* weights = row_weights + 2 * row * pitch + i0 + i;
         WeighPair<K>(d, left, hn::LoadU(d, weights), acc, low);
-        WeighPair<K>(d, right, hn::LoadU(d, weights + stride), acc, low);
+        WeighPair<K>(d, right, hn::LoadU(d, weights + pitch), acc, low);
       }
       StorePairSums<K>(d, acc, low, std::min(lanes, n - i), out, i0 + i, elements + i0 + i,
                        nan);
@@ -505,32 +498,11 @@ HWY_INLINE auto VisitPairRows(size_t rows, F&& f) {
 template <PairKind K>
 bool SampleLinearPairsK(const void* plane, const int32_t* base_offsets,
                         const int32_t* row_deltas, const float* row_weights, size_t rows,
-                        size_t stride, size_t count, float* out, void* dst) {
+                        size_t pitch, size_t count, float* out, void* dst) {
   return VisitPairRows(rows, [&](auto r) {
     return SampleLinearPairsT<K, decltype(r)::value>(plane, base_offsets, row_deltas,
-                                                     row_weights, stride, count, out, dst);
+                                                     row_weights, pitch, count, out, dst);
   });
-}
-
-bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
-                       const int32_t* row_deltas, const float* row_weights, size_t rows,
-                       size_t stride, size_t count, float* out, void* dst) {
-  switch (kind) {
-#define GRIDSAMPLE_PAIR_KIND(Kind)                                                          \
-  case PairKind::Kind:                                                                      \
-    return SampleLinearPairsK<PairKind::Kind>(plane, base_offsets, row_deltas, row_weights, \
-                                              rows, stride, count, out, dst);
-    GRIDSAMPLE_PAIR_KIND(kF32)
-    GRIDSAMPLE_PAIR_KIND(kF16)
-    GRIDSAMPLE_PAIR_KIND(kBF16)
-    GRIDSAMPLE_PAIR_KIND(kI8)
-    GRIDSAMPLE_PAIR_KIND(kU8)
-    GRIDSAMPLE_PAIR_KIND(kI16)
-    GRIDSAMPLE_PAIR_KIND(kU16)
-    GRIDSAMPLE_PAIR_KIND(kBool)
-#undef GRIDSAMPLE_PAIR_KIND
-  }
-  return false;
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)

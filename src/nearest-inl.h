@@ -17,7 +17,7 @@
 
 #include "coords.h"
 #include "hwy/highway.h"
-#include "kernel.h"
+#include "windows.h"
 #include "plan-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -89,13 +89,6 @@ void PlanNearestT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
       offsets[i + lane] = total;
     }
   }
-}
-
-void PlanNearest(const float* grid, size_t rank, const int64_t* sizes, const int64_t* strides,
-                 const Options& options, size_t count, int64_t* offsets) {
-  VisitRank<kMaxPairRank>(rank, [&](auto r) {
-    PlanNearestT<decltype(r)::value>(grid, sizes, strides, options, count, offsets);
-  });
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)

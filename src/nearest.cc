@@ -1,11 +1,27 @@
-// The nearest plan (nearest-inl.h), dispatched at run time.
-// Compiled once per target by foreach_target.h; the HWY_ONCE block at the end owns the
-// dispatch (kernel.h declares the functions).
+// The nearest plan's per-target entry point (nearest.h) over nearest-inl.h. Compiled once per
+// target by foreach_target.h; the HWY_ONCE block at the end owns the dispatch.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "nearest.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "nearest.h"
 #include "nearest-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace HWY_NAMESPACE {
+
+void PlanNearest(const float* grid, size_t rank, const int64_t* sizes, const int64_t* strides,
+                 const Options& options, size_t count, int64_t* offsets) {
+  VisitRank<kMaxPairRank>(rank, [&](auto r) {
+    PlanNearestT<decltype(r)::value>(grid, sizes, strides, options, count, offsets);
+  });
+}
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 namespace gridsample {

@@ -18,7 +18,7 @@
 #include "coords-inl.h"
 #include "coords.h"
 #include "hwy/highway.h"
-#include "kernel.h"
+#include "windows.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -135,7 +135,7 @@ struct FloatSums {
 // Depth first from axis 0, so the leaves come out in odometer order.
 template <size_t kAxis, size_t kRank, class D>
 HWY_INLINE void SplitFixedPair(D d, const WindowBlock<2>& block, const bool* all_whole,
-                               hn::Vec<D> part, size_t leaf, hn::Vec<D> unit, size_t stride,
+                               hn::Vec<D> part, size_t leaf, hn::Vec<D> unit, size_t pitch,
                                float* HWY_RESTRICT row_weights) {
   const auto k_right = hn::Round(hn::Mul(part, hn::Load(d, block.weights[kAxis][1])));
   auto k_left = hn::Sub(part, k_right);
@@ -146,19 +146,19 @@ HWY_INLINE void SplitFixedPair(D d, const WindowBlock<2>& block, const bool* all
                             hn::Round(hn::Mul(part, hn::Load(d, block.weights[kAxis][0]))));
   }
   if constexpr (kAxis + 1 == kRank) {  // leaves: elements 2 * leaf (left) and 2 * leaf + 1
-    hn::StoreU(hn::Mul(k_left, unit), d, row_weights + 2 * leaf * stride);
-    hn::StoreU(hn::Mul(k_right, unit), d, row_weights + (2 * leaf + 1) * stride);
+    hn::StoreU(hn::Mul(k_left, unit), d, row_weights + 2 * leaf * pitch);
+    hn::StoreU(hn::Mul(k_right, unit), d, row_weights + (2 * leaf + 1) * pitch);
   } else {
-    SplitFixedPair<kAxis + 1, kRank>(d, block, all_whole, k_left, 2 * leaf, unit, stride,
+    SplitFixedPair<kAxis + 1, kRank>(d, block, all_whole, k_left, 2 * leaf, unit, pitch,
                                      row_weights);
-    SplitFixedPair<kAxis + 1, kRank>(d, block, all_whole, k_right, 2 * leaf + 1, unit, stride,
+    SplitFixedPair<kAxis + 1, kRank>(d, block, all_whole, k_right, 2 * leaf + 1, unit, pitch,
                                      row_weights);
   }
 }
 // `whole` is 2^fraction_bits, `unit` its inverse.
 template <size_t kRank, class D>
 HWY_INLINE void StoreFixedPairWeights(D d, const WindowBlock<2>& block, hn::Vec<D> whole,
-                                      hn::Vec<D> unit, bool complete, size_t stride,
+                                      hn::Vec<D> unit, bool complete, size_t pitch,
                                       float* HWY_RESTRICT row_weights) {
   bool all_whole[kRank];
   for (size_t a = 0; a < kRank; ++a) {
@@ -166,16 +166,17 @@ HWY_INLINE void StoreFixedPairWeights(D d, const WindowBlock<2>& block, hn::Vec<
     all_whole[a] = complete || hn::AllFalse(di, hn::Eq(hn::Load(di, block.complete[a]),
                                                        hn::Zero(di)));
   }
-  SplitFixedPair<0, kRank>(d, block, all_whole, whole, 0, unit, stride, row_weights);
+  SplitFixedPair<0, kRank>(d, block, all_whole, whole, 0, unit, pitch, row_weights);
 }
 
-// The plan of the pair and quad paths (kernel.h), for kRank axes whose windows of Axis::kTaps
-// elements Axis plans. Per vector of locations: each axis's windows (as vectors, or lane by
-// lane where a lane needs the scalar plan), then the corner offset and every row's weights:
-// float products, or with `fixed_bits` (pairs only) the fixed-point weights of integer outputs.
+// The plan of the pair and quad paths (linear_pairs.h, cubic_quads.h), for kRank axes whose
+// windows of Axis::kTaps elements Axis plans. Per vector of locations: each axis's windows (as
+// vectors, or lane by lane where a lane needs the scalar plan), then the corner offset and every
+// row's weights: float products, or with `fixed_bits` (pairs only) the fixed-point weights of
+// integer outputs.
 template <size_t kRank, class Axis>
 void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const int64_t* strides,
-                  const Options& options, int fixed_bits, size_t count, size_t stride,
+                  const Options& options, int fixed_bits, size_t count, size_t pitch,
                   int32_t* HWY_RESTRICT base_offsets, float* HWY_RESTRICT row_weights) {
   constexpr size_t kTaps = Axis::kTaps;
   constexpr size_t kIn = kRank - 1;  // the innermost axis
@@ -207,7 +208,7 @@ void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
         }
       }
     }
-    // One base offset per location: row k's window starts at base + row_deltas[k] (kernel.h).
+    // One base offset per location: row k's window starts at base + row_deltas[k] (windows.h).
     auto base = hn::Load(di, block.start[kIn]);
     for (size_t a = 0; a < kIn; ++a) {
       base = hn::Add(base, hn::Mul(hn::Load(di, block.start[a]),
@@ -218,7 +219,7 @@ void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
       if (fixed) {
         // Lanes planned in vectors are finite, and complete unless padded with zeros.
         StoreFixedPairWeights<kRank>(d, block, fixed_whole, fixed_unit,
-                                     vector && options.padding != Padding::kZeros, stride,
+                                     vector && options.padding != Padding::kZeros, pitch,
                                      row_weights + i);
         continue;
       }
@@ -236,7 +237,7 @@ void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
       for (size_t k = 0; k < kTaps; ++k) {
         const auto inner = hn::Load(d, block.weights[kIn][k]);
         hn::StoreU(kIn == 0 ? inner : hn::Mul(product, inner), d,
-                   row_weights + (kTaps * row + k) * stride + i);
+                   row_weights + (kTaps * row + k) * pitch + i);
       }
     }
   }

@@ -19,10 +19,15 @@
 #include <type_traits>
 #include <vector>
 
+#include "aligned_row.h"
+#include "channels_last.h"
 #include "convert.h"
 #include "coords.h"
+#include "cubic_quads.h"
 #include "dispatch.h"
-#include "kernel.h"
+#include "linear_pairs.h"
+#include "nearest.h"
+#include "rows.h"
 #include "thread_pool.h"
 
 namespace gridsample {
@@ -99,14 +104,14 @@ struct CallSetup {
   size_t combinations;  // taps^rank
   size_t tile;          // locations per tile, a multiple of kRowBlock
   int64_t tiles_per_batch;
-  // The window paths (IsWindowPath; kernel.h): linear pairs (PlanLinearPairs) or cubic quads
+  // The window paths (IsWindowPath; windows.h): linear pairs (PlanLinearPairs) or cubic quads
   // (PlanCubicQuads), `rows` = taps^(r-1) rows per location, each starting at a row delta.
   PairKind pair_kind;
   size_t rows;
   int32_t row_deltas[kMaxWindowRows];
-  // The channels-last path (kernel.h) when padded_channels > 0: the pair path's plan, and the
-  // input of batch items pixels_batch.. copied to `pixels` with the channels of each pixel side
-  // by side.
+  // The channels-last path (channels_last.h) when padded_channels > 0: the pair path's plan,
+  // and the input of batch items pixels_batch.. copied to `pixels` with the channels of each
+  // pixel side by side.
   size_t padded_channels;
   const float* pixels;
   int64_t pixels_batch;
@@ -141,8 +146,8 @@ struct Scratch {
 
   // One block for every row, each aligned for the kernels: a small call's cost is mostly
   // allocation. Uninitialised (no per-call memset): every entry is written before it is read.
-  void Allocate(const CallSetup& layout) {
-    const size_t rank = layout.problem->rank, tile = layout.tile;
+  void Allocate(const CallSetup& setup) {
+    const size_t rank = setup.problem->rank, tile = setup.tile;
     size_t total = 0;
     const auto reserve = [&total](size_t bytes) {
       const size_t at = RoundUp(total, kRowAlignment);
@@ -150,9 +155,9 @@ struct Scratch {
       return at;
     };
     const size_t acc_at = reserve(tile * sizeof(C));
-    if (IsWindowPath(layout.path)) {
+    if (IsWindowPath(setup.path)) {
       const size_t base_at = reserve(tile * sizeof(int32_t));
-      const size_t weights_at = reserve(layout.combinations * tile * sizeof(float));
+      const size_t weights_at = reserve(setup.combinations * tile * sizeof(float));
       const size_t grid_at = reserve(rank * tile * sizeof(float));
       memory = AllocateRow<unsigned char>(total);
       acc = At<C>(acc_at);
@@ -161,14 +166,14 @@ struct Scratch {
       grid_values = At<float>(grid_at);
       return;
     }
-    const size_t axis_offsets_at = reserve(rank * layout.taps * tile * sizeof(int64_t));
-    const size_t axis_weights_at = reserve(rank * layout.taps * tile * sizeof(C));
-    const size_t offsets_at = reserve(layout.combinations * tile * sizeof(int64_t));
-    const size_t weights_at = reserve(layout.combinations * tile * sizeof(C));
+    const size_t axis_offsets_at = reserve(rank * setup.taps * tile * sizeof(int64_t));
+    const size_t axis_weights_at = reserve(rank * setup.taps * tile * sizeof(C));
+    const size_t offsets_at = reserve(setup.combinations * tile * sizeof(int64_t));
+    const size_t weights_at = reserve(setup.combinations * tile * sizeof(C));
     const size_t values_at = reserve(tile * sizeof(C));
     const size_t fixed_at =
-        layout.exact ? reserve(layout.combinations * tile * sizeof(int64_t)) : 0;
-    const size_t exact_at = layout.exact ? reserve(tile * sizeof(ExactSum<C>)) : 0;
+        setup.exact ? reserve(setup.combinations * tile * sizeof(int64_t)) : 0;
+    const size_t exact_at = setup.exact ? reserve(tile * sizeof(ExactSum<C>)) : 0;
     memory = AllocateRow<unsigned char>(total);
     acc = At<C>(acc_at);
     axis_offsets = At<int64_t>(axis_offsets_at);
@@ -176,12 +181,12 @@ struct Scratch {
     offsets = At<int64_t>(offsets_at);
     weights = At<C>(weights_at);
     values = At<C>(values_at);
-    if (layout.exact) {
+    if (setup.exact) {
       fixed = At<int64_t>(fixed_at);
       exact = At<ExactSum<C>>(exact_at);
-      location_weights.resize(rank * layout.taps);
-      location_offsets.resize(rank * layout.taps);
-      location_fixed.resize(layout.combinations);
+      location_weights.resize(rank * setup.taps);
+      location_offsets.resize(rank * setup.taps);
+      location_fixed.resize(setup.combinations);
     }
     pick.resize(rank);
   }
@@ -213,15 +218,15 @@ const typename Traits<GD>::Storage* GridAt(const Problem& p, const void* grid, i
 // weight and offset of every combination of one tap per axis, in odometer order (last axis
 // fastest, as the reference sums them).
 template <DType GD, typename C>
-void PlanTile(const CallSetup& layout, const void* grid, int64_t n, int64_t l0, size_t count,
+void PlanTile(const CallSetup& setup, const void* grid, int64_t n, int64_t l0, size_t count,
               Scratch<C>* s) {
-  const Problem& p = *layout.problem;
-  const size_t r = p.rank, taps = layout.taps, stride = layout.tile;
-  const bool weighted = layout.options.mode != Mode::kNearest;  // nearest copies: no weights
+  const Problem& p = *setup.problem;
+  const size_t r = p.rank, taps = setup.taps, pitch = setup.tile;
+  const bool weighted = setup.options.mode != Mode::kNearest;  // nearest copies: no weights
   const auto* coords = GridAt<GD>(p, grid, n, l0);
   if constexpr (GD == DType::kFloat32) {
-    if (layout.path == SamplerPath::kNearestPlan) {  // one offset each
-      PlanNearest(coords, r, p.in.data(), p.stride.data(), layout.options, count,
+    if (setup.path == SamplerPath::kNearestPlan) {  // one offset each
+      PlanNearest(coords, r, p.in.data(), p.stride.data(), setup.options, count,
                   s->offsets);
       return;
     }
@@ -231,43 +236,43 @@ void PlanTile(const CallSetup& layout, const void* grid, int64_t n, int64_t l0, 
       int64_t offsets[4];
       C weights[4];
       // grid[..., 0] is the innermost axis: spatial axis a reads component r-1-a.
-      GridValueTaps(ToCompute<GD>(coords[r - 1 - a]), p.in[a], p.stride[a], layout.options,
+      GridValueTaps(ToCompute<GD>(coords[r - 1 - a]), p.in[a], p.stride[a], setup.options,
                     offsets, weights);
       for (size_t j = 0; j < taps; ++j) {
-        s->axis_offsets[(a * taps + j) * stride + i] = offsets[j];
-        s->axis_weights[(a * taps + j) * stride + i] = weights[j];
+        s->axis_offsets[(a * taps + j) * pitch + i] = offsets[j];
+        s->axis_weights[(a * taps + j) * pitch + i] = weights[j];
       }
     }
   }
-  if (weighted && layout.exact) {  // fixed-point weights, a location at a time
+  if (weighted && setup.exact) {  // fixed-point weights, a location at a time
     C* weights = s->location_weights.data();
     int64_t* offsets = s->location_offsets.data();
     int64_t* fixed = s->location_fixed.data();
     for (size_t i = 0; i < count; ++i) {
       for (size_t a = 0; a < r * taps; ++a) {
-        weights[a] = s->axis_weights[a * stride + i];
-        offsets[a] = s->axis_offsets[a * stride + i];
+        weights[a] = s->axis_weights[a * pitch + i];
+        offsets[a] = s->axis_offsets[a * pitch + i];
       }
-      SplitFixedWeights(r, taps, layout.fixed_bits, weights, offsets, fixed);
-      for (size_t k = 0; k < layout.combinations; ++k) s->fixed[k * stride + i] = fixed[k];
+      SplitFixedWeights(r, taps, setup.fixed_bits, weights, offsets, fixed);
+      for (size_t k = 0; k < setup.combinations; ++k) s->fixed[k * pitch + i] = fixed[k];
     }
   }
   for (size_t row = 0; weighted && row < r * taps; ++row) {  // the kernels read tails: 0
-    std::fill(&s->axis_weights[row * stride + count], &s->axis_weights[(row + 1) * stride], C(0));
+    std::fill(&s->axis_weights[row * pitch + count], &s->axis_weights[(row + 1) * pitch], C(0));
   }
 
   std::fill(s->pick.begin(), s->pick.end(), 0);
-  for (size_t k = 0; k < layout.combinations; ++k) {
-    int64_t* offset_row = s->offsets + k * stride;
-    C* weight_row = s->weights + k * stride;
+  for (size_t k = 0; k < setup.combinations; ++k) {
+    int64_t* offset_row = s->offsets + k * pitch;
+    C* weight_row = s->weights + k * pitch;
     std::fill(offset_row, offset_row + count, 0);
-    const bool products = weighted && !layout.exact;
-    if (products) std::fill(weight_row, weight_row + stride, C(1));
+    const bool products = weighted && !setup.exact;
+    if (products) std::fill(weight_row, weight_row + pitch, C(1));
     for (size_t a = 0; a < r; ++a) {
-      const size_t row = (a * taps + s->pick[a]) * stride;
+      const size_t row = (a * taps + s->pick[a]) * pitch;
       const int64_t* axis_offset = s->axis_offsets + row;
       for (size_t i = 0; i < count; ++i) offset_row[i] = CombineTaps(offset_row[i], axis_offset[i]);
-      if (products) MulRow(weight_row, s->axis_weights + row, weight_row, stride);
+      if (products) MulRow(weight_row, s->axis_weights + row, weight_row, pitch);
     }
     for (size_t a = r; a-- > 0;) {
       if (++s->pick[a] < taps) break;
@@ -297,9 +302,9 @@ constexpr std::optional<PairKind> PairKindOf() {
 // Plans one tile for the pair or quad path (a float32-computed grid: float32, float16,
 // bfloat16).
 template <DType GD>
-void PlanWindowsTile(const CallSetup& layout, const void* grid, int64_t n, int64_t l0, size_t count,
+void PlanWindowsTile(const CallSetup& setup, const void* grid, int64_t n, int64_t l0, size_t count,
                      Scratch<float>* s) {
-  const Problem& p = *layout.problem;
+  const Problem& p = *setup.problem;
   const auto* coords = GridAt<GD>(p, grid, n, l0);
   const float* values;
   if constexpr (std::is_same<typename Traits<GD>::Storage, float>::value) {
@@ -308,12 +313,12 @@ void PlanWindowsTile(const CallSetup& layout, const void* grid, int64_t n, int64
     for (size_t i = 0; i < count * p.rank; ++i) s->grid_values[i] = ToCompute<GD>(coords[i]);
     values = s->grid_values;
   }
-  if (layout.options.mode == Mode::kCubic) {
-    PlanCubicQuads(values, p.rank, p.in.data(), p.stride.data(), layout.options, count,
-                   layout.tile, s->base_offsets, s->row_weights);
+  if (setup.options.mode == Mode::kCubic) {
+    PlanCubicQuads(values, p.rank, p.in.data(), p.stride.data(), setup.options, count,
+                   setup.tile, s->base_offsets, s->row_weights);
   } else {
-    PlanLinearPairs(values, p.rank, p.in.data(), p.stride.data(), layout.options,
-                    layout.fixed_bits, count, layout.tile, s->base_offsets, s->row_weights);
+    PlanLinearPairs(values, p.rank, p.in.data(), p.stride.data(), setup.options,
+                    setup.fixed_bits, count, setup.tile, s->base_offsets, s->row_weights);
   }
 }
 
@@ -321,23 +326,23 @@ void PlanWindowsTile(const CallSetup& layout, const void* grid, int64_t n, int64
 // the pair and quad kernels flag as NaN, which may come from a non-finite input element that
 // the sum skips (outside the input) or weighs by 0.
 template <DType XD, DType GD>
-float ExactValue(const CallSetup& layout, const typename Traits<GD>::Storage* coords,
+float ExactValue(const CallSetup& setup, const typename Traits<GD>::Storage* coords,
                  const typename Traits<XD>::Scalar* in) {
-  const Problem& p = *layout.problem;
+  const Problem& p = *setup.problem;
   const size_t r = p.rank;
   int64_t taps[kMaxPairRank][4];
   float weights[kMaxPairRank][4];
   for (size_t a = 0; a < r; ++a) {
-    GridValueTaps(ToCompute<GD>(coords[r - 1 - a]), p.in[a], p.stride[a], layout.options,
+    GridValueTaps(ToCompute<GD>(coords[r - 1 - a]), p.in[a], p.stride[a], setup.options,
                   taps[a], weights[a]);
   }
   float acc = 0;
-  for (size_t k = 0; k < layout.combinations; ++k) {
+  for (size_t k = 0; k < setup.combinations; ++k) {
     int64_t offset = 0;
     float weight = 1;
     size_t digits = k;  // one tap per axis, the last axis fastest
     size_t picks[kMaxPairRank];
-    for (size_t a = r; a-- > 0; digits /= layout.taps) picks[a] = digits % layout.taps;
+    for (size_t a = r; a-- > 0; digits /= setup.taps) picks[a] = digits % setup.taps;
     for (size_t a = 0; a < r; ++a) {
       const size_t tap = picks[a];
       offset = CombineTaps(offset, taps[a][tap]);
@@ -351,24 +356,24 @@ float ExactValue(const CallSetup& layout, const typename Traits<GD>::Storage* co
 // Recomputes tap by tap the outputs dst[i] (of the plane `in`, locations l0.. of batch item n)
 // whose sums[i] a window kernel left NaN.
 template <DType XD, DType GD>
-void RecomputeNaNs(const CallSetup& layout, const void* grid, int64_t n, int64_t l0, size_t count,
+void RecomputeNaNs(const CallSetup& setup, const void* grid, int64_t n, int64_t l0, size_t count,
                    const typename Traits<XD>::Scalar* in, const float* sums,
                    typename Traits<XD>::Storage* dst) {
-  const Problem& p = *layout.problem;
+  const Problem& p = *setup.problem;
   const auto* coords = GridAt<GD>(p, grid, n, l0);
   for (size_t i = 0; i < count; ++i) {
     if (std::isnan(sums[i])) {
-      dst[i] = FromCompute<XD>(ExactValue<XD, GD>(layout, coords + i * p.rank, in));
+      dst[i] = FromCompute<XD>(ExactValue<XD, GD>(setup, coords + i * p.rank, in));
     }
   }
 }
 
 // The pair (or quad) path for every channel of a planned tile.
 template <DType XD, DType GD>
-void SampleWindowsTile(const CallSetup& layout, const void* grid, const void* x, void* y, int64_t n,
+void SampleWindowsTile(const CallSetup& setup, const void* grid, const void* x, void* y, int64_t n,
                        int64_t l0, size_t count, Scratch<float>* s) {
   using Storage = typename Traits<XD>::Storage;
-  const Problem& p = *layout.problem;
+  const Problem& p = *setup.problem;
   for (int64_t c = 0; c < p.channels; ++c) {
     const int64_t plane_index = n * p.channels + c;
     const Storage* in = static_cast<const Storage*>(x) + plane_index * p.in_plane;
@@ -377,38 +382,38 @@ void SampleWindowsTile(const CallSetup& layout, const void* grid, const void* x,
     if constexpr (std::is_same<Storage, float>::value) out = dst;
     bool flagged = false;
     if constexpr (std::is_same<Storage, float>::value) {
-      if (layout.options.mode == Mode::kCubic) {
-        flagged = SampleCubicQuads(in, s->base_offsets, layout.row_deltas,
-                                   s->row_weights, layout.rows, layout.tile, count, out);
+      if (setup.options.mode == Mode::kCubic) {
+        flagged = SampleCubicQuads(in, s->base_offsets, setup.row_deltas,
+                                   s->row_weights, setup.rows, setup.tile, count, out);
       }
     }
-    if (layout.options.mode != Mode::kCubic) {
+    if (setup.options.mode != Mode::kCubic) {
       // Narrow outputs skip the float sums unless some are NaN: then a second pass finds them.
       const auto sample = [&](float* sums) {
-        return SampleLinearPairs(layout.pair_kind, in, s->base_offsets, layout.row_deltas,
-                                 s->row_weights, layout.rows, layout.tile, count, sums,
+        return SampleLinearPairs(setup.pair_kind, in, s->base_offsets, setup.row_deltas,
+                                 s->row_weights, setup.rows, setup.tile, count, sums,
                                  dst);
       };
       flagged = sample(std::is_same<Storage, float>::value ? out : nullptr);
       if (flagged && !std::is_same<Storage, float>::value) sample(out);
     }
-    if (flagged) RecomputeNaNs<XD, GD>(layout, grid, n, l0, count, in, out, dst);
+    if (flagged) RecomputeNaNs<XD, GD>(setup, grid, n, l0, count, in, out, dst);
   }
 }
 
 // The channels-last path for every channel of a planned tile.
 template <DType XD, DType GD>
-void SampleChannelsLastTile(const CallSetup& layout, const void* grid, const void* x, void* y,
+void SampleChannelsLastTile(const CallSetup& setup, const void* grid, const void* x, void* y,
                             int64_t n, int64_t l0, size_t count, Scratch<float>* s) {
   using Storage = typename Traits<XD>::Storage;
-  const Problem& p = *layout.problem;
-  const size_t padded = layout.padded_channels;
+  const Problem& p = *setup.problem;
+  const size_t padded = setup.padded_channels;
   const float* pixels =
-      layout.pixels + static_cast<size_t>((n - layout.pixels_batch) * p.in_plane) * padded;
+      setup.pixels + static_cast<size_t>((n - setup.pixels_batch) * p.in_plane) * padded;
   Storage* out = static_cast<Storage*>(y) + n * p.channels * p.out_plane + l0;
   const bool flagged = SampleLinearChannelsLast(
-      layout.pair_kind, pixels, static_cast<size_t>(p.channels), padded, s->base_offsets,
-      layout.row_deltas, s->row_weights, layout.rows, layout.tile, count, out,
+      setup.pair_kind, pixels, static_cast<size_t>(p.channels), padded, s->base_offsets,
+      setup.row_deltas, s->row_weights, setup.rows, setup.tile, count, out,
       static_cast<size_t>(p.out_plane));
   for (int64_t c = 0; flagged && c < p.channels; ++c) {
     const Storage* in = static_cast<const Storage*>(x) + (n * p.channels + c) * p.in_plane;
@@ -417,27 +422,27 @@ void SampleChannelsLastTile(const CallSetup& layout, const void* grid, const voi
     if constexpr (std::is_same<Storage, float>::value) {
       sums = dst;
     } else {  // the float sums, which the narrow outputs lack: the pair path gives them
-      SampleLinearPairs(layout.pair_kind, in, s->base_offsets, layout.row_deltas,
-                        s->row_weights, layout.rows, layout.tile, count, s->acc, dst);
+      SampleLinearPairs(setup.pair_kind, in, s->base_offsets, setup.row_deltas,
+                        s->row_weights, setup.rows, setup.tile, count, s->acc, dst);
       sums = s->acc;
     }
-    RecomputeNaNs<XD, GD>(layout, grid, n, l0, count, in, sums, dst);
+    RecomputeNaNs<XD, GD>(setup, grid, n, l0, count, in, sums, dst);
   }
 }
 
 // Samples every channel of one planned tile.
 template <DType XD, typename C>
-void SampleTile(const CallSetup& layout, const void* x, void* y, int64_t n, int64_t l0,
+void SampleTile(const CallSetup& setup, const void* x, void* y, int64_t n, int64_t l0,
                 size_t count, Scratch<C>* s) {
   using XT = Traits<XD>;
   using Storage = typename XT::Storage;
-  const Problem& p = *layout.problem;
-  const size_t stride = layout.tile;
+  const Problem& p = *setup.problem;
+  const size_t pitch = setup.tile;
   for (int64_t c = 0; c < p.channels; ++c) {
     const int64_t plane_index = n * p.channels + c;
     const Storage* plane = static_cast<const Storage*>(x) + plane_index * p.in_plane;
     Storage* out = static_cast<Storage*>(y) + plane_index * p.out_plane + l0;
-    if (layout.options.mode == Mode::kNearest) {
+    if (setup.options.mode == Mode::kNearest) {
       // A copy: exact for every type, strings included.
       const int64_t* offsets = s->offsets;
       for (size_t i = 0; i < count; ++i) {
@@ -452,9 +457,9 @@ void SampleTile(const CallSetup& layout, const void* x, void* y, int64_t n, int6
       // The exact sum of fixed-point weights times the integer taps (convert.h).
       ExactSum<C>* acc = s->exact;
       std::fill(acc, acc + count, ExactSum<C>(0));
-      for (size_t k = 0; k < layout.combinations; ++k) {
-        const int64_t* offsets = s->offsets + k * stride;
-        const int64_t* fixed = s->fixed + k * stride;
+      for (size_t k = 0; k < setup.combinations; ++k) {
+        const int64_t* offsets = s->offsets + k * pitch;
+        const int64_t* fixed = s->fixed + k * pitch;
         for (size_t i = 0; i < count; ++i) {
           if (offsets[i] >= 0) {
             acc[i] += static_cast<ExactSum<C>>(fixed[i]) *
@@ -470,12 +475,12 @@ void SampleTile(const CallSetup& layout, const void* x, void* y, int64_t n, int6
       C* acc = s->acc;
       C* values = s->values;
       for (int part = 0; part < XT::kParts; ++part) {
-        std::fill(acc, acc + stride, C(0));
-        std::fill(values + count, values + stride, C(0));
-        for (size_t k = 0; k < layout.combinations; ++k) {
-          const int64_t* offsets = s->offsets + k * stride;
+        std::fill(acc, acc + pitch, C(0));
+        std::fill(values + count, values + pitch, C(0));
+        for (size_t k = 0; k < setup.combinations; ++k) {
+          const int64_t* offsets = s->offsets + k * pitch;
           for (size_t i = 0; i < count; ++i) values[i] = TapValue<XD>(in, offsets[i], part);
-          MulAddRow(values, s->weights + k * stride, acc, stride);
+          MulAddRow(values, s->weights + k * pitch, acc, pitch);
         }
         for (size_t i = 0; i < count; ++i) dst[i * XT::kParts + part] = FromCompute<XD>(acc[i]);
       }
@@ -573,43 +578,43 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   if (p.y_count == 0) return;
   constexpr PathTypes kTypes = PathTypesOf<XD, GD>();
   const PathChoice choice = ChoosePath(p, options, kTypes);
-  CallSetup layout;
-  layout.path = choice.path;
-  layout.problem = &p;
-  layout.options = options;
-  layout.taps = static_cast<size_t>(TapsPerAxis(options.mode));
-  layout.combinations = 1;
-  for (size_t a = 0; a < p.rank; ++a) layout.combinations *= layout.taps;
+  CallSetup setup;
+  setup.path = choice.path;
+  setup.problem = &p;
+  setup.options = options;
+  setup.taps = static_cast<size_t>(TapsPerAxis(options.mode));
+  setup.combinations = 1;
+  for (size_t a = 0; a < p.rank; ++a) setup.combinations *= setup.taps;
   constexpr std::optional<PairKind> kPairKind = PairKindOf<XD>();
   constexpr bool kWindowTypes = kTypes.windows, kChannelsLastTypes = kTypes.channels_last;
-  layout.pair_kind = kPairKind.value_or(PairKind::kF32);  // read on the window paths only
-  layout.rows = layout.combinations / layout.taps;
-  if (IsWindowPath(layout.path)) {
-    WindowRowDeltas(p.rank, layout.taps, p.in.data(), p.stride.data(), layout.row_deltas);
+  setup.pair_kind = kPairKind.value_or(PairKind::kF32);  // read on the window paths only
+  setup.rows = setup.combinations / setup.taps;
+  if (IsWindowPath(setup.path)) {
+    WindowRowDeltas(p.rank, setup.taps, p.in.data(), p.stride.data(), setup.row_deltas);
   }
-  layout.fixed_bits = kExactOutputs<XD> ? kFixedBits<XD> : 0;
-  layout.exact = kExactOutputs<XD> && !IsWindowPath(layout.path) && options.mode != Mode::kNearest;
-  layout.padded_channels = choice.padded_channels;
-  layout.pixels = nullptr;
-  layout.pixels_batch = 0;
-  layout.tile = choice.tile;
-  layout.tiles_per_batch =
-      (p.out_plane + static_cast<int64_t>(layout.tile) - 1) / static_cast<int64_t>(layout.tile);
+  setup.fixed_bits = kExactOutputs<XD> ? kFixedBits<XD> : 0;
+  setup.exact = kExactOutputs<XD> && !IsWindowPath(setup.path) && options.mode != Mode::kNearest;
+  setup.padded_channels = choice.padded_channels;
+  setup.pixels = nullptr;
+  setup.pixels_batch = 0;
+  setup.tile = choice.tile;
+  setup.tiles_per_batch =
+      (p.out_plane + static_cast<int64_t>(setup.tile) - 1) / static_cast<int64_t>(setup.tile);
   const size_t threads = choice.threads;
 
   std::vector<Scratch<C>> scratch(threads);
-  for (Scratch<C>& worker : scratch) worker.Allocate(layout);
+  for (Scratch<C>& worker : scratch) worker.Allocate(setup);
   // The channels-last path copies and samples a few batch items at a time (as many as the
   // kept copy holds); the other paths take the whole batch at once.
   int64_t batch_step = p.batch;
   float* pixels = nullptr;
   const size_t channels = static_cast<size_t>(p.channels);
-  const size_t plane = static_cast<size_t>(p.in_plane), padded = layout.padded_channels;
+  const size_t plane = static_cast<size_t>(p.in_plane), padded = setup.padded_channels;
   if (kChannelsLastTypes && padded > 0) {
     batch_step =
         std::min(p.batch, static_cast<int64_t>(Tuning::kMaxChannelsLast / (plane * padded)));
     pixels = KeptCopy(static_cast<size_t>(batch_step) * plane * padded + kRowBlock);
-    layout.pixels = pixels;
+    setup.pixels = pixels;
   }
   for (int64_t n0 = 0; n0 < p.batch; n0 += batch_step) {
     const int64_t batch_items = std::min(batch_step, p.batch - n0);
@@ -619,38 +624,38 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
       const size_t blocks = (plane + per_item - 1) / per_item;
       ParallelFor(static_cast<size_t>(batch_items) * blocks, threads, [&](size_t item, size_t) {
         const size_t k = item / blocks, begin = item % blocks * per_item;
-        ToChannelsLast(layout.pair_kind,
+        ToChannelsLast(setup.pair_kind,
                        static_cast<const typename Traits<XD>::Storage*>(x.data) +
                            (static_cast<size_t>(n0) + k) * channels * plane,
                        channels, plane, padded, begin, std::min(plane, begin + per_item),
                        pixels + k * plane * padded);
       });
-      layout.pixels_batch = n0;
+      setup.pixels_batch = n0;
     }
-    const size_t items = static_cast<size_t>(batch_items * layout.tiles_per_batch);
+    const size_t items = static_cast<size_t>(batch_items * setup.tiles_per_batch);
     ParallelFor(items, std::min(threads, items), [&](size_t item, size_t worker) {
-      const int64_t n = n0 + static_cast<int64_t>(item) / layout.tiles_per_batch;
-      const int64_t l0 = static_cast<int64_t>(item) % layout.tiles_per_batch *
-                         static_cast<int64_t>(layout.tile);
+      const int64_t n = n0 + static_cast<int64_t>(item) / setup.tiles_per_batch;
+      const int64_t l0 = static_cast<int64_t>(item) % setup.tiles_per_batch *
+                         static_cast<int64_t>(setup.tile);
       const size_t count = static_cast<size_t>(
-          std::min<int64_t>(static_cast<int64_t>(layout.tile), p.out_plane - l0));
+          std::min<int64_t>(static_cast<int64_t>(setup.tile), p.out_plane - l0));
       if constexpr (kWindowTypes) {
-        if (IsWindowPath(layout.path)) {
-          PlanWindowsTile<GD>(layout, grid.data, n, l0, count, &scratch[worker]);
+        if (IsWindowPath(setup.path)) {
+          PlanWindowsTile<GD>(setup, grid.data, n, l0, count, &scratch[worker]);
           if constexpr (kChannelsLastTypes) {
-            if (layout.padded_channels > 0) {
-              SampleChannelsLastTile<XD, GD>(layout, grid.data, x.data, y.data, n, l0, count,
+            if (setup.padded_channels > 0) {
+              SampleChannelsLastTile<XD, GD>(setup, grid.data, x.data, y.data, n, l0, count,
                                              &scratch[worker]);
               return;
             }
           }
-          SampleWindowsTile<XD, GD>(layout, grid.data, x.data, y.data, n, l0, count,
+          SampleWindowsTile<XD, GD>(setup, grid.data, x.data, y.data, n, l0, count,
                                     &scratch[worker]);
           return;
         }
       }
-      PlanTile<GD>(layout, grid.data, n, l0, count, &scratch[worker]);
-      SampleTile<XD>(layout, x.data, y.data, n, l0, count, &scratch[worker]);
+      PlanTile<GD>(setup, grid.data, n, l0, count, &scratch[worker]);
+      SampleTile<XD>(setup, x.data, y.data, n, l0, count, &scratch[worker]);
     });
   }
 }

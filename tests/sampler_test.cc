@@ -172,8 +172,8 @@ TEST_CASE("The channels-last path equals the reference", "[sampler]") {
 
 TEST_CASE("The channels-last path equals the pair path bit for bit", "[sampler]") {
   // One image sampled whole (20 channels: channels-last) and one channel at a time (the pair
-  // path), which kernel.h promises give the same bits; a NaN and an infinite grid value and an
-  // infinite input element take the exact recompute on both.
+  // path), which channels_last.h promises give the same bits; a NaN and an infinite grid value
+  // and an infinite input element take the exact recompute on both.
   const int64_t channels = 20, height = 24, width = 31;
   const std::vector<int64_t> x_shape = {1, channels, height, width};
   const std::vector<int64_t> plane_shape = {1, 1, height, width};

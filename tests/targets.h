@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "hwy/targets.h"
-#include "kernel.h"
+#include "rows.h"
 
 namespace gridsample {
 namespace test {

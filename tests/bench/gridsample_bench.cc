@@ -19,7 +19,7 @@
 
 #include "gridsample/gridsample.h"
 #include "hwy/targets.h"
-#include "kernel.h"
+#include "rows.h"
 #include "thread_pool.h"
 #include "workloads.h"
 

@@ -331,7 +331,7 @@ describe('errors', () => {
 
 describe('many channels (the core\'s channels-last path)', () => {
   // 20 channels of 24x31: the core copies X channels-last and samples every channel at once;
-  // one channel alone takes the pair path. kernel.h promises the same bits from both.
+  // one channel alone takes the pair path. src/channels_last.h promises the same bits from both.
   const [channels, height, width] = [20, 24, 31];
   const gridData = new Float32Array(26 * 29 * 2).map((_, i) => Math.sin(i * 12.9898) * 1.2);
   gridData[7] = NaN;

@@ -1,12 +1,12 @@
-// The row kernels of the generic path, compiled once per target by foreach_target.h; the
-// HWY_ONCE block at the end owns the dispatch. The pair, quad and nearest paths have their own
-// translation units (linear_pairs.cc, cubic_quads.cc, nearest.cc), which keeps each compile
+// The row kernels of the generic path (rows.h), compiled once per target by foreach_target.h;
+// the HWY_ONCE block at the end owns the dispatch. Each window path has its own translation
+// unit (linear_pairs.cc, channels_last.cc, cubic_quads.cc, nearest.cc), which keeps each compile
 // small enough for a 2-core build.
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernel.cc"
+#define HWY_TARGET_INCLUDE "rows.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "kernel.h"
+#include "rows.h"
 
 #include <type_traits>
 

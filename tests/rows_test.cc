@@ -1,11 +1,12 @@
-// The SIMD kernels of kernel.cc on every compiled target, against plain loops.
-#include "kernel.h"
+// The SIMD kernels of rows.cc on every compiled target, against plain loops.
+#include "rows.h"
 
 #include <random>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
+#include "aligned_row.h"
 #include "tests/targets.h"
 
 namespace gridsample {

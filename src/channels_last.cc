@@ -1,0 +1,70 @@
+// The channels-last linear path's per-target entry points (channels_last.h): the copy to
+// channels-last and the driver over blocks of locations and chunks of channels, on the kernels
+// of channels_last-inl.h. Compiled once per target by foreach_target.h; the HWY_ONCE block at
+// the end owns the dispatch.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "channels_last.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "channels_last.h"
+#include "channels_last-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace HWY_NAMESPACE {
+
+void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t plane,
+                    size_t padded, size_t begin, size_t end, float* pixels) {
+  VisitFloatKind(kind, [&](auto k) {
+    ToChannelsLastT<decltype(k)::value>(planes, channels, plane, padded, begin, end, pixels);
+  });
+}
+
+bool SampleLinearChannelsLast(PairKind kind, const float* pixels, size_t channels,
+                              size_t padded, const int32_t* base_offsets,
+                              const int32_t* row_deltas, const float* row_weights, size_t rows,
+                              size_t pitch, size_t count, void* out, size_t out_pitch) {
+  const auto sum = VisitPairRows(rows, [](auto r) { return &SumBlock<decltype(r)::value>; });
+  const auto store =
+      VisitFloatKind(kind, [](auto k) { return &StoreBlock<decltype(k)::value>; });
+  bool finite = true;
+  alignas(64) float sums[kLastBlock * kLastSumsPitch];  // [location][channel]
+  for (size_t i0 = 0; i0 < count; i0 += kLastBlock) {
+    const size_t n = std::min(kLastBlock, count - i0);
+    for (size_t c0 = 0; c0 < channels; c0 += kLastChunk) {
+      const size_t width = std::min(kLastChunk, channels - c0);
+      finite &= sum(pixels, padded, base_offsets, row_deltas, row_weights, pitch, i0, n, c0,
+                    width, sums);
+      store(sums, n, width, out, c0 * out_pitch + i0, out_pitch);
+    }
+  }
+  return !finite;
+}
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace gridsample {
+
+HWY_EXPORT(ToChannelsLast);
+HWY_EXPORT(SampleLinearChannelsLast);
+
+void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t plane,
+                    size_t padded, size_t begin, size_t end, float* pixels) {
+  HWY_DYNAMIC_DISPATCH(ToChannelsLast)(kind, planes, channels, plane, padded, begin, end,
+                                       pixels);
+}
+bool SampleLinearChannelsLast(PairKind kind, const float* pixels, size_t channels,
+                              size_t padded, const int32_t* base_offsets,
+                              const int32_t* row_deltas, const float* row_weights, size_t rows,
+                              size_t pitch, size_t count, void* out, size_t out_pitch) {
+  return HWY_DYNAMIC_DISPATCH(SampleLinearChannelsLast)(kind, pixels, channels, padded,
+                                                        base_offsets, row_deltas, row_weights,
+                                                        rows, pitch, count, out, out_pitch);
+}
+
+}  // namespace gridsample
+#endif  // HWY_ONCE

@@ -1,0 +1,28 @@
+// The cubic quad path (cubic_quads.cc, cubic_quads-inl.h): cubic interpolation of float32 data,
+// 1 to kMaxQuadRank spatial axes of at least 4 elements each, input planes of at most
+// kMaxWindowPlane elements.
+#ifndef GRIDSAMPLE_SRC_CUBIC_QUADS_H_
+#define GRIDSAMPLE_SRC_CUBIC_QUADS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gridsample/gridsample.h"
+#include "windows.h"
+
+namespace gridsample {
+
+// The same contract as the pair path's (linear_pairs.h) with windows of four: per location one
+// base offset and, for each of its 4^(rank-1) rows, four weights at
+// row_weights[(4 * row + e) * pitch + i], the row's window starting at base + row_deltas[row]
+// (WindowRowDeltas(rank, 4, ...)).
+void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes,
+                    const int64_t* strides, const Options& options, size_t count, size_t pitch,
+                    int32_t* base_offsets, float* row_weights);
+bool SampleCubicQuads(const float* plane, const int32_t* base_offsets,
+                      const int32_t* row_deltas, const float* row_weights, size_t rows,
+                      size_t pitch, size_t count, float* out);
+
+}  // namespace gridsample
+
+#endif  // GRIDSAMPLE_SRC_CUBIC_QUADS_H_

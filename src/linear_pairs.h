@@ -1,0 +1,51 @@
+// The linear pair path (linear_pairs.cc, linear_pairs-inl.h): linear interpolation of
+// one-component data computed in float32, 1 to kMaxPairRank spatial axes, innermost axis of
+// size >= 2, input planes of at most kMaxWindowPlane elements. Plain pointers in and out: no
+// Highway type crosses this header.
+#ifndef GRIDSAMPLE_SRC_LINEAR_PAIRS_H_
+#define GRIDSAMPLE_SRC_LINEAR_PAIRS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gridsample/gridsample.h"
+#include "windows.h"
+
+namespace gridsample {
+
+// Plans `count` output locations from their float32 grid values (`rank` per location, as in
+// the grid tensor). Per location i:
+//   base_offsets[i]                         the element offset of its neighbourhood's corner
+//   row_weights[(2 * row + e) * pitch + i]  the weight of element e (0 or 1) of row `row`'s
+//                                           pair, which starts at base + row_deltas[row]
+// with rows in odometer order over the outer axes (row < 2^(rank-1)) and
+// row_deltas = WindowRowDeltas(rank, 2, ...). Every pair lies inside the input; padding lives
+// in the weights, and a non-finite grid value makes them NaN. Entries past `count` up to the next
+// multiple of the vector length are written as for a grid value of 0 (so the kernels may read
+// whole vectors), and up to the next multiple of kRowBlock may be. `sizes` and `strides` are the
+// input's spatial axes. With `fixed_bits` > 0 (integer outputs) the weights are instead the
+// fixed-point weights of convert.h's SplitFixedWeights with that many fraction bits, exact in
+// float32 (all 0 for a non-finite grid value).
+void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
+                     const int64_t* strides, const Options& options, int fixed_bits,
+                     size_t count, size_t pitch, int32_t* base_offsets, float* row_weights);
+
+// Element types the pair path reads, each converted to float32 as convert.h does.
+enum class PairKind { kF32, kF16, kBF16, kI8, kU8, kI16, kU16, kBool };
+
+// One channel of a planned tile: the sum over rows of each row's pair weighed by its two
+// weights, for i < count, reading `plane` (elements of `kind`). The sums go to out[i] as
+// float32 (unless out is null: for kinds other than kF32 the float sums are only needed to find
+// the NaN ones) and, converted to `kind` as convert.h converts, to dst[i] (for kF32, out and dst
+// are the same and written once). Returns whether some sum is NaN: the caller recomputes those
+// exactly (a NaN weight, or a non-finite element weighed by 0, which the exact sum skips).
+// The integer and bool kinds take a plan with fixed_bits = kFixedBits of their dtype (whose
+// non-finite locations weigh 0) and sum it exactly, so their outputs are convert.h's FromExact
+// of the exact sum, and they never return true.
+bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
+                       const int32_t* row_deltas, const float* row_weights, size_t rows,
+                       size_t pitch, size_t count, float* out, void* dst);
+
+}  // namespace gridsample
+
+#endif  // GRIDSAMPLE_SRC_LINEAR_PAIRS_H_

@@ -1,0 +1,21 @@
+// The nearest plan (nearest.cc, nearest-inl.h).
+#ifndef GRIDSAMPLE_SRC_NEAREST_H_
+#define GRIDSAMPLE_SRC_NEAREST_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gridsample/gridsample.h"
+#include "windows.h"
+
+namespace gridsample {
+
+// For `count` locations of a float32 grid (`rank` <= kMaxPairRank values per location, input
+// planes of at most kMaxWindowPlane elements), offsets[i] = the element offset location i
+// copies, or kZeroTap / kNaNTap (coords.h) as the generic plan marks them.
+void PlanNearest(const float* grid, size_t rank, const int64_t* sizes, const int64_t* strides,
+                 const Options& options, size_t count, int64_t* offsets);
+
+}  // namespace gridsample
+
+#endif  // GRIDSAMPLE_SRC_NEAREST_H_

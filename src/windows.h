@@ -1,0 +1,48 @@
+// What the window paths (linear pairs, channels-last, cubic quads) share: their limits and the
+// layout of their plans' rows. Each path's header declares its plan and kernels.
+#ifndef GRIDSAMPLE_SRC_WINDOWS_H_
+#define GRIDSAMPLE_SRC_WINDOWS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gridsample {
+
+// The pair, quad and nearest plans compute offsets and coordinates in int32, with room to spare.
+inline constexpr int64_t kMaxWindowPlane = int64_t{1} << 30;
+
+// The most spatial axes of the linear pair path (and the nearest plan) and of the cubic quads.
+inline constexpr size_t kMaxPairRank = 4;
+inline constexpr size_t kMaxQuadRank = 3;
+inline constexpr size_t kMaxPairRows = size_t{1} << (kMaxPairRank - 1);
+
+// The most rows a window plan has: linear in kMaxPairRank axes, cubic in kMaxQuadRank.
+inline constexpr size_t kMaxWindowRows =
+    kMaxPairRows > (size_t{1} << (2 * (kMaxQuadRank - 1))) ? kMaxPairRows
+                                                           : size_t{1} << (2 * (kMaxQuadRank - 1));
+
+// row_deltas[row] for the rows of PlanLinearPairs (taps = 2) and PlanCubicQuads (taps = 4):
+// the offset of the row's window from the corner, the row's base-`taps` digits (axis 0 most
+// significant) times the outer axes' strides. An outer axis with fewer elements than `taps`
+// (linear: size 1) has a single index, so its other taps add nothing (their weight is 0).
+inline void WindowRowDeltas(size_t rank, size_t taps, const int64_t* sizes,
+                            const int64_t* strides, int32_t* row_deltas) {
+  size_t rows = 1;
+  for (size_t a = 0; a + 1 < rank; ++a) rows *= taps;
+  for (size_t row = 0; row < rows; ++row) {
+    int64_t delta = 0;
+    size_t place = rows;
+    for (size_t a = 0; a + 1 < rank; ++a) {
+      place /= taps;
+      const size_t digit = row / place % taps;
+      if (sizes[a] >= static_cast<int64_t>(taps)) {
+        delta += static_cast<int64_t>(digit) * strides[a];
+      }
+    }
+    row_deltas[row] = static_cast<int32_t>(delta);
+  }
+}
+
+}  // namespace gridsample
+
+#endif  // GRIDSAMPLE_SRC_WINDOWS_H_
