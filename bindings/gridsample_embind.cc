@@ -70,18 +70,18 @@ std::vector<int64_t> DimsAt(uintptr_t at, int rank) {
 
 // The registry, for the wrapper and the package's tests: [{ name, id, size, computeSize, kind }]
 // in dtypes.inc's order (id: the DType value; size: bytes per element; computeSize: bytes of
-// the type interpolation runs in; kind: the registry's Kind token, e.g. "kComplex").
+// the type interpolation runs in; kind: the registry's Conversion token, e.g. "kComplex").
 val DTypes() {
   val list = val::array();
-#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Kind)           \
-  {                                                                    \
-    val entry = val::object();                                         \
-    entry.set("name", std::string(name));                              \
-    entry.set("id", static_cast<int>(DType::k##Enum));                 \
-    entry.set("size", static_cast<double>(DTypeSize(DType::k##Enum))); \
-    entry.set("computeSize", static_cast<double>(sizeof(Compute)));    \
-    entry.set("kind", std::string(#Kind));                             \
-    list.call<void>("push", entry);                                    \
+#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Conversion, ...) \
+  {                                                                     \
+    val entry = val::object();                                          \
+    entry.set("name", std::string(name));                               \
+    entry.set("id", static_cast<int>(DType::k##Enum));                  \
+    entry.set("size", static_cast<double>(DTypeSize(DType::k##Enum)));  \
+    entry.set("computeSize", static_cast<double>(sizeof(Compute)));     \
+    entry.set("kind", std::string(#Conversion));                        \
+    list.call<void>("push", entry);                                     \
   }
 #include "gridsample/dtypes.inc"
   return list;

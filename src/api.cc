@@ -13,8 +13,8 @@ namespace gridsample {
 
 const char* DTypeName(DType dtype) {
   switch (dtype) {
-#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Kind) \
-  case DType::k##Enum:                                       \
+#define GRIDSAMPLE_DTYPE(Enum, name, ...) \
+  case DType::k##Enum:                    \
     return name;
 #include "gridsample/dtypes.inc"
   }
@@ -23,8 +23,8 @@ const char* DTypeName(DType dtype) {
 
 size_t DTypeSize(DType dtype) {
   switch (dtype) {
-#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Kind) \
-  case DType::k##Enum:                                       \
+#define GRIDSAMPLE_DTYPE(Enum, name, Storage, ...) \
+  case DType::k##Enum:                             \
     return sizeof(Storage);
 #include "gridsample/dtypes.inc"
   }
@@ -54,14 +54,14 @@ const char* PaddingName(Padding padding) {
 }
 
 Status ParseDType(std::string_view name, DType* dtype) {
-#define GRIDSAMPLE_DTYPE(Enum, spelling, Storage, Compute, Kind) \
-  if (name == spelling) {                                        \
-    *dtype = DType::k##Enum;                                     \
-    return Status::Ok();                                         \
+#define GRIDSAMPLE_DTYPE(Enum, spelling, ...) \
+  if (name == spelling) {                     \
+    *dtype = DType::k##Enum;                  \
+    return Status::Ok();                      \
   }
 #include "gridsample/dtypes.inc"
   std::string known;
-#define GRIDSAMPLE_DTYPE(Enum, spelling, Storage, Compute, Kind) \
+#define GRIDSAMPLE_DTYPE(Enum, spelling, ...) \
   known += known.empty() ? spelling : std::string(", ") + spelling;
 #include "gridsample/dtypes.inc"
   return Status(StatusCode::kInvalidArgument,

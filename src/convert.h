@@ -19,7 +19,7 @@
 namespace gridsample {
 
 // How a dtype converts; the last column of dtypes.inc.
-enum class Kind { kFloat, kHalf, kBFloat16, kInt, kBool, kComplex, kString };
+enum class Conversion { kFloat, kHalf, kBFloat16, kInt, kBool, kComplex, kString };
 
 // Compile-time facts about a dtype, generated from the registry.
 //   Storage  one element in memory.
@@ -27,14 +27,16 @@ enum class Kind { kFloat, kHalf, kBFloat16, kInt, kBool, kComplex, kString };
 //   Compute  the type interpolation runs in.
 template <DType D>
 struct Traits;
-#define GRIDSAMPLE_DTYPE(Enum, name, StorageT, ComputeT, KindV)                             \
-  template <>                                                                              \
-  struct Traits<DType::k##Enum> {                                                          \
-    using Storage = StorageT;                                                              \
-    using Compute = ComputeT;                                                              \
-    static constexpr Kind kKind = Kind::KindV;                                             \
-    static constexpr int kParts = kKind == Kind::kComplex ? 2 : 1;                         \
-    using Scalar = typename std::conditional<kKind == Kind::kComplex, Compute, Storage>::type; \
+#define GRIDSAMPLE_DTYPE(Enum, name, StorageT, ComputeT, ConversionV, GridV, ...)       \
+  template <>                                                                        \
+  struct Traits<DType::k##Enum> {                                                    \
+    using Storage = StorageT;                                                        \
+    using Compute = ComputeT;                                                        \
+    static constexpr Conversion kConversion = Conversion::ConversionV;               \
+    static constexpr bool kGrid = GridV;                                             \
+    static constexpr int kParts = kConversion == Conversion::kComplex ? 2 : 1;       \
+    using Scalar =                                                                   \
+        std::conditional_t<kConversion == Conversion::kComplex, Compute, Storage>;   \
   };
 #include "gridsample/dtypes.inc"
 
@@ -111,14 +113,14 @@ template <DType D>
 typename Traits<D>::Compute ToCompute(typename Traits<D>::Scalar v) {
   using T = Traits<D>;
   using C = typename T::Compute;
-  if constexpr (T::kKind == Kind::kHalf) {
+  if constexpr (T::kConversion == Conversion::kHalf) {
     return F32FromF16Bits(v);
-  } else if constexpr (T::kKind == Kind::kBFloat16) {
+  } else if constexpr (T::kConversion == Conversion::kBFloat16) {
     return F32FromBF16Bits(v);
-  } else if constexpr (T::kKind == Kind::kBool) {
+  } else if constexpr (T::kConversion == Conversion::kBool) {
     return v != 0 ? C(1) : C(0);  // any nonzero byte is true
   } else {
-    static_assert(T::kKind != Kind::kString, "strings do not interpolate");
+    static_assert(T::kConversion != Conversion::kString, "strings do not interpolate");
     return static_cast<C>(v);
   }
 }
@@ -128,16 +130,16 @@ template <DType D>
 typename Traits<D>::Scalar FromCompute(typename Traits<D>::Compute v) {
   using T = Traits<D>;
   using S = typename T::Scalar;
-  if constexpr (T::kKind == Kind::kHalf) {
+  if constexpr (T::kConversion == Conversion::kHalf) {
     return F16BitsFromF32(v);
-  } else if constexpr (T::kKind == Kind::kBFloat16) {
+  } else if constexpr (T::kConversion == Conversion::kBFloat16) {
     return BF16BitsFromF32(v);
-  } else if constexpr (T::kKind == Kind::kBool) {
+  } else if constexpr (T::kConversion == Conversion::kBool) {
     return (v != 0 && !std::isnan(v)) ? S(1) : S(0);
-  } else if constexpr (T::kKind == Kind::kInt) {
+  } else if constexpr (T::kConversion == Conversion::kInt) {
     return SaturatingCast<S>(v);
   } else {
-    static_assert(T::kKind != Kind::kString, "strings do not interpolate");
+    static_assert(T::kConversion != Conversion::kString, "strings do not interpolate");
     return static_cast<S>(v);
   }
 }
@@ -164,13 +166,13 @@ using ExactSum = typename std::conditional<std::is_same<C, float>::value, int64_
 // Whether D's outputs are the truncation of an exact sum: the integer and bool types.
 template <DType D>
 inline constexpr bool kExactOutputs =
-    Traits<D>::kKind == Kind::kInt || Traits<D>::kKind == Kind::kBool;
+    Traits<D>::kConversion == Conversion::kInt || Traits<D>::kConversion == Conversion::kBool;
 
 // An integer or bool element as the exact integer it is (bool: any nonzero byte is 1).
 template <DType D>
 Int128 ExactTap(typename Traits<D>::Storage v) {
   static_assert(kExactOutputs<D>, "integers");
-  if constexpr (Traits<D>::kKind == Kind::kBool) return v != 0 ? 1 : 0;
+  if constexpr (Traits<D>::kConversion == Conversion::kBool) return v != 0 ? 1 : 0;
   return static_cast<Int128>(v);
 }
 
@@ -179,7 +181,7 @@ Int128 ExactTap(typename Traits<D>::Storage v) {
 template <DType D>
 typename Traits<D>::Storage FromExact(Int128 sum) {
   using S = typename Traits<D>::Storage;
-  if constexpr (Traits<D>::kKind == Kind::kBool) {
+  if constexpr (Traits<D>::kConversion == Conversion::kBool) {
     return sum != 0 ? S(1) : S(0);
   } else {
     const Int128 q = sum / (Int128{1} << kFixedBits<D>);
@@ -239,7 +241,7 @@ void SplitFixedWeights(size_t rank, size_t taps, int fraction_bits, const C* wei
 // 0/1 (any nonzero byte reads as true).
 template <DType D>
 typename Traits<D>::Storage CopyValue(const typename Traits<D>::Storage& v) {
-  if constexpr (Traits<D>::kKind == Kind::kBool) {
+  if constexpr (Traits<D>::kConversion == Conversion::kBool) {
     return v != 0 ? 1 : 0;
   } else {
     return v;
@@ -251,9 +253,9 @@ typename Traits<D>::Storage CopyValue(const typename Traits<D>::Storage& v) {
 template <DType D>
 typename Traits<D>::Storage NonFiniteValue() {
   using T = Traits<D>;
-  if constexpr (T::kKind == Kind::kString) {
+  if constexpr (T::kConversion == Conversion::kString) {
     return std::string();
-  } else if constexpr (T::kKind == Kind::kComplex) {
+  } else if constexpr (T::kConversion == Conversion::kComplex) {
     const auto nan = std::numeric_limits<typename T::Compute>::quiet_NaN();
     return typename T::Storage(nan, nan);
   } else {

@@ -3,7 +3,9 @@
 #ifndef GRIDSAMPLE_SRC_DISPATCH_H_
 #define GRIDSAMPLE_SRC_DISPATCH_H_
 
+#include <string>
 #include <type_traits>
+#include <vector>
 
 #include "gridsample/gridsample.h"
 
@@ -17,35 +19,49 @@ using DTypeConstant = std::integral_constant<DType, D>;
 template <typename F>
 void VisitDType(DType dtype, F&& f) {
   switch (dtype) {
-#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Kind) \
-  case DType::k##Enum:                                       \
-    f(DTypeConstant<DType::k##Enum>{});                      \
+#define GRIDSAMPLE_DTYPE(Enum, ...)     \
+  case DType::k##Enum:                  \
+    f(DTypeConstant<DType::k##Enum>{}); \
     return;
 #include "gridsample/dtypes.inc"
   }
 }
 
-// The dtypes a grid may have (VisitGridDType instantiates exactly these).
+// The dtypes a grid may have (the registry's Grid column; VisitGridDType instantiates exactly
+// these).
 inline bool IsGridDType(DType dtype) {
-  return dtype == DType::kFloat32 || dtype == DType::kFloat64 || dtype == DType::kFloat16 ||
-         dtype == DType::kBFloat16;
+  switch (dtype) {
+#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Conversion, Grid, ...) \
+  case DType::k##Enum:                                                        \
+    return Grid;
+#include "gridsample/dtypes.inc"
+  }
+  return false;
 }
 
-// Calls f(DTypeConstant<dtype>{}) for a grid dtype: only these four are instantiated.
+// Calls f(DTypeConstant<dtype>{}) for a grid dtype: only those are instantiated.
 template <typename F>
 void VisitGridDType(DType dtype, F&& f) {
   switch (dtype) {
-    case DType::kFloat32:
-      return f(DTypeConstant<DType::kFloat32>{});
-    case DType::kFloat64:
-      return f(DTypeConstant<DType::kFloat64>{});
-    case DType::kFloat16:
-      return f(DTypeConstant<DType::kFloat16>{});
-    case DType::kBFloat16:
-      return f(DTypeConstant<DType::kBFloat16>{});
-    default:
-      return;
+#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Conversion, Grid, ...) \
+  case DType::k##Enum:                                                        \
+    if constexpr (Grid) f(DTypeConstant<DType::k##Enum>{});                   \
+    return;
+#include "gridsample/dtypes.inc"
   }
+}
+
+// The grid dtypes' names for messages: "float32, float64, float16 or bfloat16".
+inline std::string GridDTypeNames() {
+  std::vector<std::string> names;
+#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Conversion, Grid, ...) \
+  if (Grid) names.push_back(name);
+#include "gridsample/dtypes.inc"
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  }
+  return text;
 }
 
 // Calls f(DTypeConstant<x_dtype>{}, DTypeConstant<grid_dtype>{}): the one switch over the

@@ -38,6 +38,8 @@ bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_off
     GRIDSAMPLE_PAIR_KIND(kU16)
     GRIDSAMPLE_PAIR_KIND(kBool)
 #undef GRIDSAMPLE_PAIR_KIND
+    case PairKind::kNone:  // never planned for the pair path
+      break;
   }
   return false;
 }

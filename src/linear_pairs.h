@@ -30,8 +30,9 @@ void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
                      const int64_t* strides, const Options& options, int fixed_bits,
                      size_t count, size_t pitch, int32_t* base_offsets, float* row_weights);
 
-// Element types the pair path reads, each converted to float32 as convert.h does.
-enum class PairKind { kF32, kF16, kBF16, kI8, kU8, kI16, kU16, kBool };
+// Element types the pair path reads, each converted to float32 as convert.h does; kNone marks
+// the dtypes it does not read (the registry's Pair column, src/gridsample/dtypes.inc).
+enum class PairKind { kNone, kF32, kF16, kBF16, kI8, kU8, kI16, kU16, kBool };
 
 // One channel of a planned tile: the sum over rows of each row's pair weighed by its two
 // weights, for i < count, reading `plane` (elements of `kind`). The sums go to out[i] as

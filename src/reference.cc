@@ -199,7 +199,7 @@ void Run(const Problem& pr, const TensorView& x, const TensorView& grid,
           } else if constexpr (kExact) {
             if (!outside) exact += fixed[leaf] * ExactTap<XD>(plane[offset]);
             ++leaf;
-          } else if constexpr (XT::kKind != Kind::kString) {
+          } else if constexpr (XT::kConversion != Conversion::kString) {
             if (!outside) {
               const auto* parts = reinterpret_cast<const typename XT::Scalar*>(plane + offset);
               for (int part = 0; part < XT::kParts; ++part) {
@@ -218,7 +218,7 @@ void Run(const Problem& pr, const TensorView& x, const TensorView& grid,
         }
         if constexpr (kExact) {
           if (options.mode != Mode::kNearest) out = FromExact<XD>(exact);
-        } else if constexpr (XT::kKind != Kind::kString) {
+        } else if constexpr (XT::kConversion != Conversion::kString) {
           if (options.mode != Mode::kNearest) {
             auto* parts = reinterpret_cast<typename XT::Scalar*>(&out);
             for (int part = 0; part < XT::kParts; ++part) parts[part] = FromCompute<XD>(sums[part]);

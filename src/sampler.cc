@@ -281,22 +281,16 @@ void PlanTile(const CallSetup& setup, const void* grid, int64_t n, int64_t l0, s
   }
 }
 
-// The element kind the pair path reads for dtype D, if it has one (one real component,
-// computed in float32, converted by a kernel-side widening).
+// The element kind the pair path reads for dtype D (the registry's Pair column).
 template <DType D>
-constexpr std::optional<PairKind> PairKindOf() {
-  using T = Traits<D>;
-  using S = typename T::Storage;
-  if (T::kKind == Kind::kHalf) return PairKind::kF16;
-  if (T::kKind == Kind::kBFloat16) return PairKind::kBF16;
-  if (T::kKind == Kind::kBool) return PairKind::kBool;
-  if (std::is_same<S, float>::value) return PairKind::kF32;
-  if (T::kKind != Kind::kInt) return std::nullopt;
-  if (std::is_same<S, int8_t>::value) return PairKind::kI8;
-  if (std::is_same<S, uint8_t>::value) return PairKind::kU8;
-  if (std::is_same<S, int16_t>::value) return PairKind::kI16;
-  if (std::is_same<S, uint16_t>::value) return PairKind::kU16;
-  return std::nullopt;
+constexpr PairKind PairKindOf() {
+  switch (D) {
+#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Conversion, Grid, Pair, ...) \
+  case DType::k##Enum:                                                              \
+    return PairKind::Pair;
+#include "gridsample/dtypes.inc"
+  }
+  return PairKind::kNone;
 }
 
 // Plans one tile for the pair or quad path (a float32-computed grid: float32, float16,
@@ -468,7 +462,7 @@ void SampleTile(const CallSetup& setup, const void* x, void* y, int64_t n, int64
         }
       }
       for (size_t i = 0; i < count; ++i) out[i] = FromExact<XD>(acc[i]);
-    } else if constexpr (XT::kKind != Kind::kString) {
+    } else if constexpr (XT::kConversion != Conversion::kString) {
       using Scalar = typename XT::Scalar;
       const auto* in = reinterpret_cast<const Scalar*>(plane);
       auto* dst = reinterpret_cast<Scalar*>(out);
@@ -506,9 +500,9 @@ struct PathTypes {
 
 template <DType XD, DType GD>
 constexpr PathTypes PathTypesOf() {
-  constexpr std::optional<PairKind> kPairKind = PairKindOf<XD>();
+  constexpr PairKind kPairKind = PairKindOf<XD>();
   constexpr bool kWindows =
-      kPairKind.has_value() && std::is_same<typename Traits<GD>::Compute, float>::value;
+      kPairKind != PairKind::kNone && std::is_same<typename Traits<GD>::Compute, float>::value;
   return {kWindows,
           kWindows && (kPairKind == PairKind::kF32 || kPairKind == PairKind::kF16 ||
                        kPairKind == PairKind::kBF16),
@@ -585,9 +579,8 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   setup.taps = static_cast<size_t>(TapsPerAxis(options.mode));
   setup.combinations = 1;
   for (size_t a = 0; a < p.rank; ++a) setup.combinations *= setup.taps;
-  constexpr std::optional<PairKind> kPairKind = PairKindOf<XD>();
   constexpr bool kWindowTypes = kTypes.windows, kChannelsLastTypes = kTypes.channels_last;
-  setup.pair_kind = kPairKind.value_or(PairKind::kF32);  // read on the window paths only
+  setup.pair_kind = PairKindOf<XD>();  // read on the window paths only
   setup.rows = setup.combinations / setup.taps;
   if (IsWindowPath(setup.path)) {
     WindowRowDeltas(p.rank, setup.taps, p.in.data(), p.stride.data(), setup.row_deltas);

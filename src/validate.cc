@@ -208,7 +208,7 @@ Status Validate(const TensorView& x, const TensorView& grid, const MutableTensor
   if (!IsGridDType(grid.dtype)) {
     return Status(StatusCode::kTypeMismatch,
                   std::string("grid: dtype ") + DTypeName(grid.dtype) +
-                      " is not a grid type (float32, float64, float16 or bfloat16)");
+                      " is not a grid type (" + GridDTypeNames() + ")");
   }
   if (y.dtype != x.dtype) {
     return Status(StatusCode::kTypeMismatch, std::string("y: dtype ") + DTypeName(y.dtype) +

@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "convert.h"  // the Conversion enum only
 #include "gridsample/gridsample.h"
 #include "reference.h"
 
@@ -89,14 +90,13 @@ inline bool BFloat16BitsAreNaN(uint16_t b) {
 // ---------------------------------------------------------------------------------------------
 // The registry, seen from the tests.
 
-// How a dtype converts (the last column of dtypes.inc). A new kind needs test support here.
-enum class Kind { kFloat, kHalf, kBFloat16, kInt, kBool, kComplex, kString };
-
+// How a dtype converts is convert.h's Conversion (a column of dtypes.inc); a new conversion
+// needs test support here.
 struct DTypeInfo {
   DType dtype;
   const char* name;
   size_t size;          // sizeof(Storage)
-  Kind kind;
+  Conversion kind;
   bool compute_double;  // interpolation runs in float64 (else float32)
   bool is_signed;       // integers only
   int digits;           // integers only: value bits (std::numeric_limits<Storage>::digits)
@@ -113,10 +113,10 @@ constexpr int IntegerDigits() {
 
 inline const std::vector<DTypeInfo>& AllDTypes() {
   static const std::vector<DTypeInfo> all = {
-#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, K)                                 \
-  {DType::k##Enum,        name,                                                           \
-   sizeof(Storage),       Kind::K,                                                        \
-   std::is_same<Compute, double>::value,                                                  \
+#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, ConversionV, ...) \
+  {DType::k##Enum,        name,                                          \
+   sizeof(Storage),       Conversion::ConversionV,                       \
+   std::is_same<Compute, double>::value,                                 \
    std::is_signed<Storage>::value, IntegerDigits<Storage>()},
 #include "gridsample/dtypes.inc"
   };
@@ -127,7 +127,7 @@ inline const DTypeInfo& InfoOf(DType dtype) {
   for (const DTypeInfo& info : AllDTypes()) {
     if (info.dtype == dtype) return info;
   }
-  static const DTypeInfo unknown = {dtype, "unknown", 0, Kind::kFloat, false, false, 0};
+  static const DTypeInfo unknown = {dtype, "unknown", 0, Conversion::kFloat, false, false, 0};
   return unknown;
 }
 
@@ -135,16 +135,17 @@ inline const DTypeInfo& InfoOf(DType dtype) {
 inline std::vector<DType> GridDTypes() {
   std::vector<DType> out;
   for (const DTypeInfo& info : AllDTypes()) {
-    if (info.kind == Kind::kFloat || info.kind == Kind::kHalf || info.kind == Kind::kBFloat16) {
+    if (info.kind == Conversion::kFloat || info.kind == Conversion::kHalf ||
+        info.kind == Conversion::kBFloat16) {
       out.push_back(info.dtype);
     }
   }
   return out;
 }
 
-inline bool IsFloatingKind(Kind kind) {
-  return kind == Kind::kFloat || kind == Kind::kHalf || kind == Kind::kBFloat16 ||
-         kind == Kind::kComplex;
+inline bool IsFloatingKind(Conversion kind) {
+  return kind == Conversion::kFloat || kind == Conversion::kHalf || kind == Conversion::kBFloat16 ||
+         kind == Conversion::kComplex;
 }
 
 // Integer range of an integer dtype.
@@ -218,33 +219,33 @@ class AnyTensor {
   // Complex sets the real part (imaginary 0), bool stores v != 0 as 1, string its decimal.
   void Set(size_t i, double v) {
     switch (info().kind) {
-      case Kind::kFloat:
+      case Conversion::kFloat:
         if (info().size == 4) {
           StoreAs<float>(i, static_cast<float>(v));
         } else {
           StoreAs<double>(i, v);
         }
         return;
-      case Kind::kHalf:
+      case Conversion::kHalf:
         SetBits(i, FloatToHalfBits(static_cast<float>(v)));
         return;
-      case Kind::kBFloat16:
+      case Conversion::kBFloat16:
         SetBits(i, FloatToBFloat16Bits(static_cast<float>(v)));
         return;
-      case Kind::kInt:
+      case Conversion::kInt:
         if (info().is_signed) {
           SetInt(i, static_cast<int64_t>(v));
         } else {
           SetBits(i, static_cast<uint64_t>(v));
         }
         return;
-      case Kind::kBool:
+      case Conversion::kBool:
         SetBits(i, v != 0 ? 1 : 0);
         return;
-      case Kind::kComplex:
+      case Conversion::kComplex:
         SetComplex(i, {v, 0.0});
         return;
-      case Kind::kString:
+      case Conversion::kString:
         strings_[i] = std::to_string(static_cast<long long>(v));
         return;
     }
@@ -253,8 +254,8 @@ class AnyTensor {
   // ONNX Cast of an exact real value into the element: integers truncate toward zero and
   // saturate (NaN → 0), bool is v != 0, everything else as Set.
   void SetCast(size_t i, double v) {
-    if (info().kind == Kind::kBool) return Set(i, std::isnan(v) ? 0.0 : v);
-    if (info().kind != Kind::kInt) return Set(i, v);
+    if (info().kind == Conversion::kBool) return Set(i, std::isnan(v) ? 0.0 : v);
+    if (info().kind != Conversion::kInt) return Set(i, v);
     const double t = std::trunc(v);
     if (std::isnan(v)) {
       SetBits(i, 0);
@@ -273,19 +274,19 @@ class AnyTensor {
   // truth; string: NaN).
   double Get(size_t i) const {
     switch (info().kind) {
-      case Kind::kFloat:
+      case Conversion::kFloat:
         return info().size == 4 ? static_cast<double>(LoadAs<float>(i)) : LoadAs<double>(i);
-      case Kind::kHalf:
+      case Conversion::kHalf:
         return HalfBitsToFloat(static_cast<uint16_t>(Bits(i)));
-      case Kind::kBFloat16:
+      case Conversion::kBFloat16:
         return BFloat16BitsToFloat(static_cast<uint16_t>(Bits(i)));
-      case Kind::kInt:
+      case Conversion::kInt:
         return info().is_signed ? static_cast<double>(Int(i)) : static_cast<double>(UInt(i));
-      case Kind::kBool:
+      case Conversion::kBool:
         return Bits(i) != 0 ? 1.0 : 0.0;
-      case Kind::kComplex:
+      case Conversion::kComplex:
         return Complex(i).real();
-      case Kind::kString:
+      case Conversion::kString:
         break;
     }
     return std::numeric_limits<double>::quiet_NaN();
@@ -312,18 +313,18 @@ class AnyTensor {
   // Same element, where NaN equals NaN (any payload) and strings compare by value.
   bool SameElement(size_t i, const AnyTensor& other, size_t j) const {
     switch (info().kind) {
-      case Kind::kString:
+      case Conversion::kString:
         return String(i) == other.String(j);
-      case Kind::kComplex: {
+      case Conversion::kComplex: {
         const std::complex<double> a = Complex(i), b = other.Complex(j);
         return SameReal(a.real(), b.real()) && SameReal(a.imag(), b.imag());
       }
-      case Kind::kFloat:
-      case Kind::kHalf:
-      case Kind::kBFloat16:
+      case Conversion::kFloat:
+      case Conversion::kHalf:
+      case Conversion::kBFloat16:
         return SameReal(Get(i), other.Get(j));
-      case Kind::kInt:
-      case Kind::kBool:
+      case Conversion::kInt:
+      case Conversion::kBool:
         return Bits(i) == other.Bits(j);
     }
     return false;
@@ -339,20 +340,20 @@ class AnyTensor {
   // Printable element, for failure messages.
   std::string Describe(size_t i) const {
     switch (info().kind) {
-      case Kind::kString:
+      case Conversion::kString:
         return "\"" + String(i) + "\"";
-      case Kind::kComplex: {
+      case Conversion::kComplex: {
         const std::complex<double> c = Complex(i);
         return "(" + Number(c.real()) + ", " + Number(c.imag()) + ")";
       }
-      case Kind::kHalf:
-      case Kind::kBFloat16:
+      case Conversion::kHalf:
+      case Conversion::kBFloat16:
         return Number(Get(i)) + " [0x" + Hex(Bits(i)) + "]";
-      case Kind::kInt:
+      case Conversion::kInt:
         return info().is_signed ? std::to_string(Int(i)) : std::to_string(UInt(i));
-      case Kind::kBool:
+      case Conversion::kBool:
         return "bool byte " + std::to_string(Bits(i));
-      case Kind::kFloat:
+      case Conversion::kFloat:
         return Number(Get(i));
     }
     return "?";
@@ -500,13 +501,13 @@ inline bool AgreesWithReference(const AnyTensor& fast, const AnyTensor& ref, siz
   // The weights' rounding, magnified by the cubic kernel's sum of |weights| (< 2 per axis).
   const double eps = info.compute_double ? 1e-12 : 2e-5;
   switch (info.kind) {
-    case Kind::kFloat:
+    case Conversion::kFloat:
       return near(fast.Get(i), ref.Get(i), eps);
-    case Kind::kHalf:
+    case Conversion::kHalf:
       return near(fast.Get(i), ref.Get(i), 1e-3);  // one half ulp
-    case Kind::kBFloat16:
+    case Conversion::kBFloat16:
       return near(fast.Get(i), ref.Get(i), 8e-3);  // one bfloat16 ulp
-    case Kind::kComplex:
+    case Conversion::kComplex:
       return near(fast.Complex(i).real(), ref.Complex(i).real(), eps) &&
              near(fast.Complex(i).imag(), ref.Complex(i).imag(), eps);
     default:

@@ -20,13 +20,12 @@ namespace gridsample {
 namespace {
 
 using test::AnyTensor;
-using test::Kind;
 
 // X of `shape` with values that fit every dtype (0..100; "s<i>" for strings).
 AnyTensor MakeInput(DType dtype, std::vector<int64_t> shape) {
   AnyTensor x(dtype, std::move(shape));
   for (size_t i = 0; i < x.size(); ++i) {
-    if (x.info().kind == Kind::kString) {
+    if (x.info().kind == Conversion::kString) {
       x.SetString(i, "s" + std::to_string(i));
     } else {
       x.Set(i, static_cast<double>(i * 37 % 101));

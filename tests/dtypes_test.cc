@@ -23,7 +23,6 @@ using test::AnyTensor;
 using test::CompareResults;
 using test::DTypeInfo;
 using test::GridDTypes;
-using test::Kind;
 using test::MakeTensor;
 using test::Mismatches;
 using test::Results;
@@ -46,7 +45,7 @@ Options Make(Mode mode, Padding padding = Padding::kZeros, bool align_corners = 
 // ONNX Cast for integers and bool, round to nearest even for half/bfloat16, (v, -v/2) for
 // complex (the inputs' imaginary parts are -1/2 of their real parts, and sampling is linear).
 void SetExpected(AnyTensor* expected, size_t i, double v) {
-  if (expected->info().kind == Kind::kComplex) {
+  if (expected->info().kind == Conversion::kComplex) {
     expected->SetComplex(i, {v, -v / 2});
   } else {
     expected->SetCast(i, v);
@@ -55,7 +54,7 @@ void SetExpected(AnyTensor* expected, size_t i, double v) {
 
 // Sets input element i to v (exactly representable in every numeric dtype used here).
 void SetInput(AnyTensor* x, size_t i, double v) {
-  if (x->info().kind == Kind::kComplex) {
+  if (x->info().kind == Conversion::kComplex) {
     x->SetComplex(i, {v, -v / 2});
   } else {
     x->Set(i, v);
@@ -109,12 +108,12 @@ TEST_CASE("every X dtype with every grid dtype samples a known 1-D case", "[dtyp
   for (const DTypeInfo& xi : AllDTypes()) {
     for (DType grid_dtype : GridDTypes()) {
       for (const KnownCase& c : KnownCases()) {
-        if (xi.kind == Kind::kString && c.mode != Mode::kNearest) continue;
+        if (xi.kind == Conversion::kString && c.mode != Mode::kNearest) continue;
         AnyTensor x(xi.dtype, {1, 1, 4});
         for (size_t i = 0; i < 4; ++i) {
-          if (xi.kind == Kind::kString) {
+          if (xi.kind == Conversion::kString) {
             x.SetString(i, kStrings[i]);
-          } else if (xi.kind == Kind::kBool) {
+          } else if (xi.kind == Conversion::kBool) {
             x.Set(i, i % 2 == 0 ? 1 : 0);
           } else {
             SetInput(&x, i, 2.0 * (i + 1));
@@ -124,9 +123,9 @@ TEST_CASE("every X dtype with every grid dtype samples a known 1-D case", "[dtyp
         const AnyTensor grid = MakeTensor(grid_dtype, {1, n, 1}, c.grid);
         AnyTensor expected(xi.dtype, {1, 1, n});
         for (size_t i = 0; i < c.grid.size(); ++i) {
-          if (xi.kind == Kind::kString) {
+          if (xi.kind == Conversion::kString) {
             expected.SetString(i, c.index[i] < 0 ? "" : kStrings[c.index[i]]);
-          } else if (xi.kind == Kind::kBool) {
+          } else if (xi.kind == Conversion::kBool) {
             expected.Set(i, c.boolean[i]);
           } else {
             SetExpected(&expected, i, c.numeric[i]);
@@ -168,9 +167,9 @@ TEST_CASE("every X dtype with every grid dtype samples a 2-D batch with channels
           for (int w = 0; w < 3; ++w) {
             const size_t i = static_cast<size_t>(((n * 2 + c) * 2 + h) * 3 + w);
             const int code = 1 + w + 3 * h + 6 * c + 12 * n;
-            if (xi.kind == Kind::kString) {
+            if (xi.kind == Conversion::kString) {
               x.SetString(i, "s" + std::to_string(code));
-            } else if (xi.kind == Kind::kBool) {
+            } else if (xi.kind == Conversion::kBool) {
               x.Set(i, code % 2);
             } else {
               SetInput(&x, i, code);
@@ -182,7 +181,8 @@ TEST_CASE("every X dtype with every grid dtype samples a 2-D batch with channels
     for (DType grid_dtype : GridDTypes()) {
       const AnyTensor grid = MakeTensor(grid_dtype, {2, 1, 2, 2}, grid_values);
       for (Mode mode : {Mode::kNearest, Mode::kLinear}) {
-        if (mode == Mode::kLinear && (xi.kind == Kind::kString || xi.kind == Kind::kBool)) {
+        if (mode == Mode::kLinear &&
+            (xi.kind == Conversion::kString || xi.kind == Conversion::kBool)) {
           continue;
         }
         AnyTensor expected(xi.dtype, {2, 2, 1, 2});
@@ -196,9 +196,9 @@ TEST_CASE("every X dtype with every grid dtype samples a 2-D batch with channels
                 h = std::nearbyint(h);
               }
               const double code = 1 + w + 3 * h + 6 * c + 12 * n;
-              if (xi.kind == Kind::kString) {
+              if (xi.kind == Conversion::kString) {
                 expected.SetString(i, "s" + std::to_string(static_cast<int>(code)));
-              } else if (xi.kind == Kind::kBool) {
+              } else if (xi.kind == Conversion::kBool) {
                 expected.Set(i, static_cast<int>(code) % 2);
               } else {
                 SetExpected(&expected, i, code);
@@ -225,7 +225,7 @@ Results TwoTaps(const AnyTensor& x, double g, DType grid_dtype = DType::kFloat32
   return RunBoth(x, MakeTensor(grid_dtype, {1, 1, 1}, {g}), Make(mode, Padding::kZeros, true));
 }
 
-bool IsInt(const DTypeInfo& info) { return info.kind == Kind::kInt; }
+bool IsInt(const DTypeInfo& info) { return info.kind == Conversion::kInt; }
 
 TEST_CASE("integer X truncates the interpolated value toward zero", "[dtype]") {
   struct Case {

@@ -22,13 +22,13 @@ namespace test {
 namespace {
 
 bool IsExactKind(const DTypeInfo& info) {
-  return info.kind == Kind::kInt || info.kind == Kind::kBool;
+  return info.kind == Conversion::kInt || info.kind == Conversion::kBool;
 }
 
 // The values a flat image of `info` is tried with: both ends of the range, 0, the middles,
 // and 200 (the uint8 image) where it fits; as SetBits takes them.
 std::vector<uint64_t> FlatValues(const DTypeInfo& info) {
-  if (info.kind == Kind::kBool) return {0, 1};
+  if (info.kind == Conversion::kBool) return {0, 1};
   const int64_t lo = IntMin(info);
   const uint64_t hi = IntMax(info);
   std::vector<uint64_t> values = {static_cast<uint64_t>(lo), hi, 0, hi / 2,

@@ -88,7 +88,7 @@ inline std::string DescribeMismatch(const AnyTensor& actual, const AnyTensor& ex
 inline AnyTensor UnwrittenOutput(DType dtype, const std::vector<int64_t>& shape) {
   AnyTensor y(dtype, shape);
   for (size_t i = 0; i < y.size(); ++i) y.Set(i, -987654.25);
-  if (y.info().kind == Kind::kBool) y.FillBytes(0xA5);  // Set would store a valid true
+  if (y.info().kind == Conversion::kBool) y.FillBytes(0xA5);  // Set would store a valid true
   return y;
 }
 

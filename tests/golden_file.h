@@ -182,22 +182,22 @@ inline bool ParseJsonString(const std::string& token, std::string* out) {
 inline bool ParseElement(const std::string& token, AnyTensor* tensor, size_t i) {
   const DTypeInfo& info = tensor->info();
   switch (info.kind) {
-    case Kind::kFloat: {
+    case Conversion::kFloat: {
       double v = 0;
       if (!ParseReal(token, info.size == 4, &v)) return false;
       tensor->Set(i, v);
       return true;
     }
-    case Kind::kHalf:
-    case Kind::kBFloat16: {
+    case Conversion::kHalf:
+    case Conversion::kBFloat16: {
       uint64_t bits = 0;
       if (!ParseBits16(token, &bits)) return false;
       tensor->SetBits(i, bits);
       return true;
     }
-    case Kind::kInt:
-    case Kind::kBool: {
-      const bool is_int = info.kind == Kind::kInt;
+    case Conversion::kInt:
+    case Conversion::kBool: {
+      const bool is_int = info.kind == Conversion::kInt;
       uint64_t bits = 0;
       if (!ParseInteger(token, is_int && info.is_signed, is_int ? IntMin(info) : 0,
                         is_int ? IntMax(info) : 255, &bits)) {
@@ -206,7 +206,7 @@ inline bool ParseElement(const std::string& token, AnyTensor* tensor, size_t i) 
       tensor->SetBits(i, bits);
       return true;
     }
-    case Kind::kComplex: {
+    case Conversion::kComplex: {
       const size_t comma = token.find(',');
       double re = 0, im = 0;
       const bool single = info.size == 8;  // complex64: two float32 parts
@@ -217,7 +217,7 @@ inline bool ParseElement(const std::string& token, AnyTensor* tensor, size_t i) 
       tensor->SetComplex(i, {re, im});
       return true;
     }
-    case Kind::kString: {
+    case Conversion::kString: {
       std::string s;
       if (!ParseJsonString(token, &s)) return false;
       tensor->SetString(i, std::move(s));

@@ -26,7 +26,6 @@ using test::AllDTypes;
 using test::AnyTensor;
 using test::DTypeInfo;
 using test::GridDTypes;
-using test::Kind;
 using test::Mismatches;
 using test::Results;
 using test::RunBoth;
@@ -52,10 +51,10 @@ AnyTensor MakeInput(DType dtype, const std::vector<int64_t>& spatial, int64_t n,
   for (size_t i = 0; i < x.size(); ++i) {
     const double v = 1.0 + static_cast<double>(i % 50);
     switch (x.info().kind) {
-      case Kind::kString:
+      case Conversion::kString:
         x.SetString(i, "s" + std::to_string(i));
         break;
-      case Kind::kComplex:
+      case Conversion::kComplex:
         x.SetComplex(i, {v, -v});
         break;
       default:
@@ -70,18 +69,18 @@ AnyTensor MakeInput(DType dtype, const std::vector<int64_t>& spatial, int64_t n,
 // encoding for half/bfloat16), 0 for integers and bool, "" for strings.
 bool IsNonFiniteResult(const AnyTensor& y, size_t i) {
   switch (y.info().kind) {
-    case Kind::kFloat:
+    case Conversion::kFloat:
       return std::isnan(y.Get(i));
-    case Kind::kHalf:
+    case Conversion::kHalf:
       return test::HalfBitsAreNaN(static_cast<uint16_t>(y.Bits(i)));
-    case Kind::kBFloat16:
+    case Conversion::kBFloat16:
       return test::BFloat16BitsAreNaN(static_cast<uint16_t>(y.Bits(i)));
-    case Kind::kComplex:
+    case Conversion::kComplex:
       return std::isnan(y.Complex(i).real()) && std::isnan(y.Complex(i).imag());
-    case Kind::kInt:
-    case Kind::kBool:
+    case Conversion::kInt:
+    case Conversion::kBool:
       return y.Bits(i) == 0;
-    case Kind::kString:
+    case Conversion::kString:
       return y.String(i).empty();
   }
   return false;
@@ -91,15 +90,15 @@ bool IsNonFiniteResult(const AnyTensor& y, size_t i) {
 // unit, for a sum rounded differently before truncation) integers; within a relative
 // tolerance for floating point.
 bool Agree(const AnyTensor& a, const AnyTensor& b, size_t i) {
-  const Kind kind = a.info().kind;
-  if (kind == Kind::kString || kind == Kind::kBool) return a.SameElement(i, b, i);
-  if (kind == Kind::kInt) return std::fabs(a.Get(i) - b.Get(i)) <= 1.0;
+  const Conversion kind = a.info().kind;
+  if (kind == Conversion::kString || kind == Conversion::kBool) return a.SameElement(i, b, i);
+  if (kind == Conversion::kInt) return std::fabs(a.Get(i) - b.Get(i)) <= 1.0;
   const double tolerance =
-      kind == Kind::kHalf ? 2e-3 : kind == Kind::kBFloat16 ? 1.6e-2 : 1e-5;
+      kind == Conversion::kHalf ? 2e-3 : kind == Conversion::kBFloat16 ? 1.6e-2 : 1e-5;
   auto close = [&](double u, double v) {
     return std::fabs(u - v) <= tolerance * std::max({1.0, std::fabs(u), std::fabs(v)});
   };
-  if (kind == Kind::kComplex) {
+  if (kind == Conversion::kComplex) {
     return close(a.Complex(i).real(), b.Complex(i).real()) &&
            close(a.Complex(i).imag(), b.Complex(i).imag());
   }
@@ -191,7 +190,7 @@ TEST_CASE("NaN and inf in any grid component give NaN or 0 or an empty string ev
         for (DType grid_dtype : GridDTypes()) {
           const AnyTensor grid = MakeGrid(grid_dtype, r, points, kN);
           for (Mode mode : kModes) {
-            if (xi.kind == Kind::kString && mode != Mode::kNearest) continue;
+            if (xi.kind == Conversion::kString && mode != Mode::kNearest) continue;
             for (Padding padding : kPaddings) {
               for (bool align : {false, true}) {
                 Options o;
@@ -341,7 +340,7 @@ TEST_CASE("huge finite grid values follow the padding rules exactly", "[nonfinit
           for (const DTypeInfo& xi : AllDTypes()) {
             const AnyTensor x = MakeInput(xi.dtype, spatial, 1, kC);
             double lowest = kInf, highest = -kInf;
-            for (size_t i = 0; i < x.size() && xi.kind != Kind::kString; ++i) {
+            for (size_t i = 0; i < x.size() && xi.kind != Conversion::kString; ++i) {
               lowest = std::min(lowest, x.Get(i));
               highest = std::max(highest, x.Get(i));
             }
@@ -353,7 +352,7 @@ TEST_CASE("huge finite grid values follow the padding rules exactly", "[nonfinit
                 grid_shape.push_back(static_cast<int64_t>(r));
                 const AnyTensor grid = test::MakeTensor(grid_dtype, grid_shape, point);
                 for (Mode mode : kModes) {
-                  if (xi.kind == Kind::kString && mode != Mode::kNearest) continue;
+                  if (xi.kind == Conversion::kString && mode != Mode::kNearest) continue;
                   for (Padding padding : kPaddings) {
                     for (bool align : {false, true}) {
                       Options o;
@@ -391,7 +390,7 @@ TEST_CASE("huge finite grid values follow the padding rules exactly", "[nonfinit
                             // range (cubic may overshoot); the exact value is the reference's.
                             const double v = y->Get(i);
                             const bool bad =
-                                xi.kind != Kind::kString &&
+                                xi.kind != Conversion::kString &&
                                 (std::isnan(v) ||
                                  (mode != Mode::kCubic && (v < lowest || v > highest)));
                             if (bad) {
@@ -403,13 +402,13 @@ TEST_CASE("huge finite grid values follow the padding rules exactly", "[nonfinit
                           AnyTensor expected(xi.dtype, {1});
                           if (zero) {
                             expected.Set(0, 0.0);  // "" for strings: see below
-                            if (xi.kind == Kind::kString) expected.SetString(0, "");
-                            if (xi.kind == Kind::kComplex) expected.SetComplex(0, {0, 0});
+                            if (xi.kind == Conversion::kString) expected.SetString(0, "");
+                            if (xi.kind == Conversion::kComplex) expected.SetComplex(0, {0, 0});
                           } else {
                             const size_t src = FlatIndex(spatial, ch, at);
-                            if (xi.kind == Kind::kString) {
+                            if (xi.kind == Conversion::kString) {
                               expected.SetString(0, x.String(src));
-                            } else if (xi.kind == Kind::kComplex) {
+                            } else if (xi.kind == Conversion::kComplex) {
                               expected.SetComplex(0, x.Complex(src));
                             } else {
                               expected.Set(0, x.Get(src));

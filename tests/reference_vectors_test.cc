@@ -44,7 +44,7 @@ std::vector<GoldenCase> LoadVectors() {
 // Whether a configuration is in the file: every one, except that strings only have nearest
 // (the generator's rule; no other mode accepts them).
 bool Generated(const DTypeInfo& info, const std::string& mode) {
-  return info.kind != Kind::kString || mode == "nearest";
+  return info.kind != Conversion::kString || mode == "nearest";
 }
 
 size_t ExpectedCaseCount() {
@@ -124,16 +124,16 @@ void Corrupt(AnyTensor* t, size_t i) {
     return std::isfinite(v) && std::fabs(v) < 1000 ? v + 100 : 0.5;
   };
   switch (t->info().kind) {
-    case Kind::kString:
+    case Conversion::kString:
       t->SetString(i, t->String(i) + "?");
       return;
-    case Kind::kBool:
+    case Conversion::kBool:
       t->SetBits(i, t->Bits(i) == 0 ? 1 : 0);
       return;
-    case Kind::kInt:  // the second-highest bit: a change of a quarter of the range
+    case Conversion::kInt:  // the second-highest bit: a change of a quarter of the range
       t->SetBits(i, t->Bits(i) ^ (uint64_t{1} << (t->info().size * 8 - 2)));
       return;
-    case Kind::kComplex:
+    case Conversion::kComplex:
       t->SetComplex(i, {moved(t->Complex(i).real()), t->Complex(i).imag()});
       return;
     default:

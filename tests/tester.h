@@ -123,7 +123,7 @@ class GridSampleTester {
     const DTypeInfo& info = x.info();
     for (size_t i = 0; i < x.size(); ++i) {
       switch (info.kind) {
-        case Kind::kInt: {
+        case Conversion::kInt: {
           // The whole range for narrow types (saturation), a band for wide ones (the float64
           // compute type holds them exactly).
           const double lo = info.digits <= 16 ? static_cast<double>(IntMin(info)) : -1e6;
@@ -132,13 +132,13 @@ class GridSampleTester {
                                                                      hi)(*rng)));
           break;
         }
-        case Kind::kBool:
+        case Conversion::kBool:
           x.SetBits(i, (*rng)() % 3);  // 2 is a nonzero byte that must read as true
           break;
-        case Kind::kString:
+        case Conversion::kString:
           x.SetString(i, "s" + std::to_string((*rng)() % 1000));
           break;
-        case Kind::kComplex:
+        case Conversion::kComplex:
           x.SetComplex(i, {Uniform(rng, 10), Uniform(rng, 10)});
           break;
         default: {
@@ -176,9 +176,9 @@ class GridSampleTester {
   // inf is NaN), and the two compute cubic weights in different precisions. A non-finite
   // value against a finite one is still a mismatch.
   bool BothNonFinite(const AnyTensor& fast, const AnyTensor& ref, size_t i) const {
-    const Kind kind = fast.info().kind;
-    return special_input_ && (kind == Kind::kFloat || kind == Kind::kHalf ||
-                              kind == Kind::kBFloat16) &&
+    const Conversion kind = fast.info().kind;
+    return special_input_ && (kind == Conversion::kFloat || kind == Conversion::kHalf ||
+                              kind == Conversion::kBFloat16) &&
            !std::isfinite(fast.Get(i)) && !std::isfinite(ref.Get(i));
   }
 

@@ -20,7 +20,6 @@ namespace {
 using test::AllDTypes;
 using test::AnyTensor;
 using test::DTypeInfo;
-using test::Kind;
 
 // Matches a string containing `word` with no letter, digit or '_' right before or after it,
 // so that "x" matches "x: rank 2" or "x's" but not "max".
@@ -296,7 +295,10 @@ TEST_CASE("a grid dtype that is not a float type is a type mismatch naming grid 
           "[validate]") {
   int rejected = 0;
   for (const DTypeInfo& gi : AllDTypes()) {
-    if (gi.kind == Kind::kFloat || gi.kind == Kind::kHalf || gi.kind == Kind::kBFloat16) continue;
+    if (gi.kind == Conversion::kFloat || gi.kind == Conversion::kHalf ||
+        gi.kind == Conversion::kBFloat16) {
+      continue;
+    }
     CAPTURE(gi.name);
     Call call(DType::kFloat32, {1, 1, 4}, gi.dtype, {1, 2, 1}, DType::kFloat32, {1, 1, 2});
     call.ExpectError(StatusCode::kTypeMismatch, {"grid", gi.name});
@@ -449,14 +451,14 @@ TEST_CASE("zero-sized outputs are fine and write nothing", "[validate]") {
     REQUIRE(shape_status.ok());
     for (const DTypeInfo& xi : AllDTypes()) {
       for (Mode mode : {Mode::kLinear, Mode::kNearest, Mode::kCubic}) {
-        if (xi.kind == Kind::kString && mode != Mode::kNearest) continue;
+        if (xi.kind == Conversion::kString && mode != Mode::kNearest) continue;
         for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
           for (bool align : {false, true}) {
             Call call(xi.dtype, c.x, DType::kFloat32, c.grid, xi.dtype, y_shape);
             // y points at a sentinel buffer: nothing may be written there.
             AnyTensor canary(xi.dtype, {8});
             canary.FillBytes(0x5A);
-            for (size_t i = 0; i < canary.size() && xi.kind == Kind::kString; ++i) {
+            for (size_t i = 0; i < canary.size() && xi.kind == Conversion::kString; ++i) {
               canary.SetString(i, "canary");
             }
             const AnyTensor before = canary;

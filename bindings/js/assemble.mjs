@@ -69,31 +69,58 @@ function coreToCommonJs(core) {
   return `'use strict';\n${text}\nmodule.exports = { ${names.join(', ')} };\n`;
 }
 
-// index.d.ts with its unions of type and mode names listed from the core's registries
-// (src/gridsample/dtypes.inc, modes.inc), where the source marks them `/* @registry NAME */`:
-// a type or mode added there reaches the types with no edit here.
-function typesFromRegistries(text) {
-  const registry = (file, pattern) => {
-    const names = [];
+// The core's registries (src/gridsample/dtypes.inc, modes.inc), which the types and the core's
+// tables are written from: a type or mode added there reaches the package with no edit here.
+function readRegistries() {
+  const entries = (file, pattern) => {
     const inc = fs.readFileSync(path.join(here, '..', '..', 'src', 'gridsample', file), 'utf8');
-    for (const match of inc.matchAll(pattern)) names.push(...match.slice(1).filter(Boolean));
-    if (names.length === 0) fail(`${file}: no entries found`);
-    return names;
+    const found = [...inc.matchAll(pattern)];
+    if (found.length === 0) fail(`${file}: no entries found`);
+    return found;
   };
-  const unions = {
-    dtypes: registry('dtypes.inc', /^GRIDSAMPLE_DTYPE\(\w+, "(\w+)",/gm),
-    modes: registry('modes.inc', /^GRIDSAMPLE_MODE\(\w+, "(\w+)", "(\w*)",/gm),
-  };
-  let replaced = 0;
-  const result = text.replace(/\s*\/\* @registry (\w+) \*\/[^;]*;/g, (match, name) => {
-    if (!unions[name]) fail(`index.d.ts: unknown registry ${name}`);
-    ++replaced;
-    // One name a line: a union that reads in any width.
-    return `\n    | ${unions[name].map((n) => `'${n}'`).join('\n    | ')};`;
+  // GRIDSAMPLE_DTYPE(Enum, "name", ..., "JsArrays"): the name, and the arrays (a trailing `*`
+  // marks those a `type`-less tensor of means this type).
+  const dtypes = entries('dtypes.inc', /^GRIDSAMPLE_DTYPE\(\w+, "(\w+)",[^"]*"([\w* ]*)"\)/gm)
+      .map(([, name, arrays]) => ({ name, arrays: arrays.split(' ').filter(Boolean) }));
+  const arraysOfType = {}, typeOfArray = {};
+  for (const { name, arrays } of dtypes) {
+    arraysOfType[name] = arrays.map((array) => array.replace(/\*$/, ''));
+    for (const array of arrays.filter((a) => a.endsWith('*'))) {
+      const bare = array.slice(0, -1);
+      if (typeOfArray[bare]) fail(`dtypes.inc: ${bare} means ${typeOfArray[bare]} and ${name}`);
+      typeOfArray[bare] = name;
+    }
+  }
+  const modes = entries('modes.inc', /^GRIDSAMPLE_MODE\(\w+, "(\w+)", "(\w*)",/gm)
+      .flatMap((match) => match.slice(1).filter(Boolean));
+  return { dtypes: dtypes.map(({ name }) => name), modes, arraysOfType, typeOfArray };
+}
+
+// Replaces the marks `/* @registry NAME */ PLACEHOLDER` of `text` with registries[NAME] as
+// `render` writes it, each mark expected exactly once.
+function fillRegistries(text, what, marks, render) {
+  const registries = readRegistries();
+  const seen = new Set();
+  const result = text.replace(marks, (match, name) => {
+    if (!(name in registries)) fail(`${what}: unknown registry ${name}`);
+    if (seen.has(name)) fail(`${what}: registry ${name} marked twice`);
+    seen.add(name);
+    return render(registries[name]);
   });
-  if (replaced !== Object.keys(unions).length) fail(`index.d.ts: ${replaced} registry markers`);
+  if (seen.size === 0) fail(`${what}: no registry marks`);
   return result;
 }
+
+// index.d.ts: each `/* @registry NAME */ ...;` becomes the union of NAME's names, one a line
+// (a union that reads in any width).
+const typesFromRegistries = (text) => fillRegistries(
+    text, 'index.d.ts', /\s*\/\* @registry (\w+) \*\/[^;]*;/g,
+    (names) => `\n    | ${names.map((n) => `'${n}'`).join('\n    | ')};`);
+
+// The core: each `/* @registry NAME */ {}` becomes NAME's table as a JSON object.
+const coreFromRegistries = (text) => fillRegistries(
+    text, 'gridsample_core.js', /\/\* @registry (\w+) \*\/ \{\}/g,
+    (table) => JSON.stringify(table));
 
 // A file is written only when its content changes, and files of earlier builds that are no
 // longer made are removed: a rebuild that changes nothing touches nothing (tests may be reading
@@ -115,7 +142,7 @@ write('gridsample.wasm', fs.readFileSync(args.wasm));
 const glue = fs.readFileSync(args.glue, 'utf8');
 write('gridsample_glue.mjs', glue);
 write('gridsample_glue.cjs', glueToCommonJs(glue));
-const core = source('gridsample_core.js');
+const core = coreFromRegistries(source('gridsample_core.js'));
 write('gridsample_core.js', core);
 write('gridsample_core.cjs', coreToCommonJs(core));
 for (const name of ['index.js', 'index.node.js', 'index.cjs']) write(name, source(name));

@@ -16,31 +16,14 @@ const ARRAY_CLASSES = new Map(
     [Float32Array, Float64Array, Int8Array, Uint8Array, Uint8ClampedArray, Int16Array,
      Uint16Array, Int32Array, Uint32Array, BigInt64Array, BigUint64Array,
      ...(Float16 ? [Float16] : [])].map((Class) => [Class.name, Class]));
-const ARRAYS_OF_TYPE = {
-  float32: ['Float32Array'],
-  float64: ['Float64Array'],
-  float16: Float16 ? ['Uint16Array', 'Float16Array'] : ['Uint16Array'],
-  bfloat16: ['Uint16Array'],
-  int8: ['Int8Array'],
-  uint8: ['Uint8Array', 'Uint8ClampedArray'],
-  int16: ['Int16Array'],
-  uint16: ['Uint16Array'],
-  int32: ['Int32Array'],
-  uint32: ['Uint32Array'],
-  int64: ['BigInt64Array'],
-  uint64: ['BigUint64Array'],
-  bool: ['Uint8Array'],
-  complex64: ['Float32Array'],
-  complex128: ['Float64Array'],
-  string: ['Array'],
-};
-const TYPE_OF_ARRAY = new Map([
-  ['Float32Array', 'float32'], ['Float64Array', 'float64'], ['Int8Array', 'int8'],
-  ['Uint8Array', 'uint8'], ['Uint8ClampedArray', 'uint8'], ['Int16Array', 'int16'],
-  ['Uint16Array', 'uint16'], ['Int32Array', 'int32'], ['Uint32Array', 'uint32'],
-  ['BigInt64Array', 'int64'], ['BigUint64Array', 'uint64'], ['Array', 'string'],
-  ...(Float16 ? [['Float16Array', 'float16']] : []),
-]);
+// The two tables below are written by bindings/js/assemble.mjs from the registry's JsArrays
+// column (src/gridsample/dtypes.inc): a type added there reaches them with no edit here.
+const known = (name) => name === 'Array' || ARRAY_CLASSES.has(name);
+const ARRAYS_OF_TYPE = Object.fromEntries(
+    Object.entries(/* @registry arraysOfType */ {})
+        .map(([type, arrays]) => [type, arrays.filter(known)]));
+const TYPE_OF_ARRAY = new Map(
+    Object.entries(/* @registry typeOfArray */ {}).filter(([array]) => known(array)));
 
 // The engine's own accessors of typed arrays, taken once: a caller's array may carry own
 // properties (length, byteLength, buffer, Symbol.toStringTag) that lie, and these read the

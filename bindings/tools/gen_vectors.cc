@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "convert.h"
+#include "dispatch.h"
 #include "gridsample/gridsample.h"
 #include "reference.h"
 
@@ -85,14 +86,14 @@ void FillX(Tensor* x, Mode mode, Rng* rng) {
   using T = Traits<D>;
   using S = typename T::Storage;
   for (size_t i = 0; i < x->count; ++i) {
-    if constexpr (T::kKind == Kind::kString) {
+    if constexpr (T::kConversion == Conversion::kString) {
       x->strings[i] = kStrings[(*rng)() % std::size(kStrings)];
-    } else if constexpr (T::kKind == Kind::kComplex) {
+    } else if constexpr (T::kConversion == Conversion::kComplex) {
       using C = typename T::Compute;
       x->Put<S>(i, S(static_cast<C>(Uniform(rng, -10, 10)), static_cast<C>(Uniform(rng, -10, 10))));
-    } else if constexpr (T::kKind == Kind::kBool) {
+    } else if constexpr (T::kConversion == Conversion::kBool) {
       x->Put<S>(i, static_cast<S>((*rng)() % 3));
-    } else if constexpr (T::kKind == Kind::kInt) {
+    } else if constexpr (T::kConversion == Conversion::kInt) {
       if (sizeof(S) <= 2 || mode == Mode::kNearest) {
         x->Put<S>(i, static_cast<S>((*rng)()));  // uniform over every bit pattern
       } else {
@@ -116,8 +117,8 @@ void FillGrid(Tensor* grid, Rng* rng) {
   for (size_t i = 0; i < grid->count; ++i) {
     double v = Uniform(rng, -1.3, 1.3);
     if ((*rng)() % 5 == 0) v = specials[(*rng)() % std::size(specials)];
-    if constexpr (T::kKind == Kind::kFloat || T::kKind == Kind::kHalf ||
-                  T::kKind == Kind::kBFloat16) {
+    if constexpr (T::kConversion == Conversion::kFloat || T::kConversion == Conversion::kHalf ||
+                  T::kConversion == Conversion::kBFloat16) {
       grid->Put<typename T::Storage>(i, FromCompute<D>(static_cast<typename T::Compute>(v)));
     }
   }
@@ -170,16 +171,17 @@ template <DType D>
 std::string Element(const Tensor& t, size_t i) {
   using T = Traits<D>;
   using S = typename T::Storage;
-  if constexpr (T::kKind == Kind::kString) {
+  if constexpr (T::kConversion == Conversion::kString) {
     return JsonString(t.strings[i]);
-  } else if constexpr (T::kKind == Kind::kComplex) {
+  } else if constexpr (T::kConversion == Conversion::kComplex) {
     const S v = t.Get<S>(i);
     return Shortest(v.real()) + "," + Shortest(v.imag());
-  } else if constexpr (T::kKind == Kind::kHalf || T::kKind == Kind::kBFloat16) {
+  } else if constexpr (T::kConversion == Conversion::kHalf ||
+                       T::kConversion == Conversion::kBFloat16) {
     char buffer[8];
     std::snprintf(buffer, sizeof(buffer), "0x%04x", static_cast<unsigned>(t.Get<S>(i)));
     return buffer;
-  } else if constexpr (T::kKind == Kind::kFloat) {
+  } else if constexpr (T::kConversion == Conversion::kFloat) {
     return Shortest(t.Get<S>(i));
   } else if constexpr (std::is_signed<S>::value) {
     return std::to_string(static_cast<long long>(t.Get<S>(i)));
@@ -194,9 +196,9 @@ void WriteTensor(std::ostream& out, const char* name, const Tensor& t) {
   out << " :";
   for (size_t i = 0; i < t.count; ++i) {
     switch (t.dtype) {
-#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Kind) \
-  case DType::k##Enum:                                       \
-    out << ' ' << Element<DType::k##Enum>(t, i);             \
+#define GRIDSAMPLE_DTYPE(Enum, ...)              \
+  case DType::k##Enum:                           \
+    out << ' ' << Element<DType::k##Enum>(t, i); \
     break;
 #include "gridsample/dtypes.inc"
     }
@@ -217,22 +219,12 @@ const std::vector<int64_t>& OutputExtents(size_t rank) {
 
 int64_t Pick(const std::vector<int64_t>& from, Rng* rng) { return from[(*rng)() % from.size()]; }
 
-bool IsGridType(DType dtype) {
-  switch (dtype) {
-#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, K) \
-  case DType::k##Enum:                                    \
-    return Kind::K == Kind::kFloat || Kind::K == Kind::kHalf || Kind::K == Kind::kBFloat16;
-#include "gridsample/dtypes.inc"
-  }
-  return false;
-}
-
 int Run(uint64_t seed) {
   std::vector<DType> x_types, grid_types;
-#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Kind) x_types.push_back(DType::k##Enum);
+#define GRIDSAMPLE_DTYPE(Enum, ...) x_types.push_back(DType::k##Enum);
 #include "gridsample/dtypes.inc"
   for (DType dtype : x_types) {
-    if (IsGridType(dtype)) grid_types.push_back(dtype);
+    if (IsGridDType(dtype)) grid_types.push_back(dtype);
   }
   const Mode modes[] = {Mode::kLinear, Mode::kNearest, Mode::kCubic};
   const Padding paddings[] = {Padding::kZeros, Padding::kBorder, Padding::kReflection};
@@ -260,16 +252,16 @@ int Run(uint64_t seed) {
             grid_shape.push_back(static_cast<int64_t>(rank));
             Tensor x(x_type, x_shape), grid(grid_type, grid_shape);
             switch (x_type) {
-#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Kind) \
-  case DType::k##Enum:                                       \
-    FillX<DType::k##Enum>(&x, mode, &rng);                   \
+#define GRIDSAMPLE_DTYPE(Enum, ...)        \
+  case DType::k##Enum:                     \
+    FillX<DType::k##Enum>(&x, mode, &rng); \
     break;
 #include "gridsample/dtypes.inc"
             }
             switch (grid_type) {
-#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Kind) \
-  case DType::k##Enum:                                       \
-    FillGrid<DType::k##Enum>(&grid, &rng);                   \
+#define GRIDSAMPLE_DTYPE(Enum, ...)        \
+  case DType::k##Enum:                     \
+    FillGrid<DType::k##Enum>(&grid, &rng); \
     break;
 #include "gridsample/dtypes.inc"
             }

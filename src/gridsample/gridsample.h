@@ -24,7 +24,7 @@
 //   bool), 2^-24 (16-bit) or 2^-52 (32/64-bit) split from the float weights axis by axis and
 //   summing to exactly one where every tap is inside. So no float rounding moves a result
 //   across an integer: a flat region returns its value in every mode, padding and rank, and a
-//   result that is an integer in exact arithmetic is that integer (README: Types).
+//   result that is an integer in exact arithmetic is that integer (docs/semantics.md: Types).
 #ifndef GRIDSAMPLE_GRIDSAMPLE_H_
 #define GRIDSAMPLE_GRIDSAMPLE_H_
 
@@ -42,7 +42,7 @@ namespace gridsample {
 // Element type of a tensor. float16/bfloat16 are stored as uint16_t bits, bool as one byte
 // (nonzero is true), complex64/complex128 as std::complex<float/double>, string as std::string.
 enum class DType {
-#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Kind) k##Enum,
+#define GRIDSAMPLE_DTYPE(Enum, ...) k##Enum,
 #include "gridsample/dtypes.inc"
 };
 

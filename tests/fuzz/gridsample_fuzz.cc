@@ -54,7 +54,6 @@ namespace {
 
 using test::AnyTensor;
 using test::DTypeInfo;
-using test::Kind;
 
 // Keeps one execution to a few milliseconds under the sanitizers: elements of each tensor and
 // weighted taps (output elements times taps per element) of one call.
@@ -525,7 +524,7 @@ double FillX(AnyTensor* x, size_t i, Reader* in, Random* random) {
   const uint8_t selector = in->empty() ? static_cast<uint8_t>(random->Next()) : in->Byte();
   const bool raw = selector % 16 == 15;
   switch (info.kind) {
-    case Kind::kString: {
+    case Conversion::kString: {
       const char* kinds[4] = {"", "s", "a string long enough to live on the heap, not inline",
                               nullptr};
       const char* k = kinds[selector % 4];
@@ -533,10 +532,10 @@ double FillX(AnyTensor* x, size_t i, Reader* in, Random* random) {
                         : in->Text(selector >> 5));
       return 0;
     }
-    case Kind::kBool:
+    case Conversion::kBool:
       x->SetBits(i, raw ? in->Byte() : random->Next() % 3);  // 2 must read as true
       return 1;
-    case Kind::kInt:
+    case Conversion::kInt:
       if (raw) {
         x->SetBits(i, in->Bits(info.size));
       } else {
@@ -564,19 +563,19 @@ double FillX(AnyTensor* x, size_t i, Reader* in, Random* random) {
   auto bounded = [&](double v) { return std::fabs(v) > bound ? std::copysign(bound, v) : v; };
   if (raw) {
     x->SetBits(i, in->Bits(std::min<size_t>(info.size, 8)));
-    if (info.kind == Kind::kComplex) {
+    if (info.kind == Conversion::kComplex) {
       const std::complex<double> v = x->Complex(i);
       x->SetComplex(i, {bounded(v.real()), bounded(v.imag())});
     } else if (std::fabs(x->Get(i)) > bound) {
       x->Set(i, bounded(x->Get(i)));
     }
-  } else if (info.kind == Kind::kComplex) {
+  } else if (info.kind == Conversion::kComplex) {
     x->SetComplex(i, {RealValue(selector, info.dtype, random),
                       RealValue(selector >> 4, info.dtype, random)});
   } else {
     x->Set(i, RealValue(selector, info.dtype, random));
   }
-  if (info.kind == Kind::kComplex) {
+  if (info.kind == Conversion::kComplex) {
     const std::complex<double> v = x->Complex(i);
     return std::max(std::isfinite(v.real()) ? std::fabs(v.real()) : 0.0,
                     std::isfinite(v.imag()) ? std::fabs(v.imag()) : 0.0);
