@@ -198,52 +198,76 @@ HWY_INLINE auto VisitFloatKind(PairKind kind, F&& f) {
 }
 
 // The sums of locations i0..i0+n-1 over channels c0..c0+width-1 (and on to the next whole
-// vector), sums[j * kLastSumsPitch + c] for location i0 + j and channel c0 + c; false if one
-// may be NaN.
-template <size_t kRows>
+// vector), sums[j * kLastSumsPitch + c] for location i0 + j and channel c0 + c, from a plan of
+// kRows rows of kTaps adjacent pixels each (the pair plan: 2, the quad plan: 4), summed in the
+// order of the pair and quad kernels; false if one may be NaN.
+template <size_t kTaps, size_t kRows>
 HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
                            const int32_t* HWY_RESTRICT base_offsets, const int32_t* row_deltas,
                            const float* HWY_RESTRICT row_weights, size_t pitch, size_t i0,
                            size_t n, size_t c0, size_t width, float* HWY_RESTRICT sums) {
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
+  constexpr size_t kWeights = kTaps * kRows;
   auto nan = hn::FirstN(d, 0);
   for (size_t j = 0; j < n; ++j) {
     const size_t i = i0 + j;
-    const float* left[kRows];  // each row's left tap; its right tap is the next pixel
-    // Each row's weights, held as vectors broadcast once per location (`hold`, then `use`).
+    const float* first[kRows];  // each row's first tap; its others are the next pixels
+    // Each tap's weight, held as a vector broadcast once per location (`hold`, then `use`).
     // SVE vectors are sizeless and cannot be array elements: there the weights are held as
     // floats and broadcast at each use. (Floats on every target made GCC 12 keep the rows'
     // weight pointers on the stack and broadcast inside the loop on AVX-512.)
 #if HWY_HAVE_SCALABLE
-    float left_weight[kRows], right_weight[kRows];
+    float weight[kWeights];
     const auto hold = [](float w) { return w; };
     const auto use = [d](float w) { return hn::Set(d, w); };
 #else
     using V = hn::Vec<decltype(d)>;
-    V left_weight[kRows], right_weight[kRows];
+    V weight[kWeights];
     const auto hold = [d](float w) { return hn::Set(d, w); };
     const auto use = [](V w) { return w; };
 #endif
     for (size_t row = 0; row < kRows; ++row) {
       const size_t pixel = static_cast<size_t>(base_offsets[i] + row_deltas[row]);
-      left[row] = pixels + pixel * padded + c0;
-      left_weight[row] = hold(row_weights[2 * row * pitch + i]);
-      right_weight[row] = hold(row_weights[(2 * row + 1) * pitch + i]);
+      first[row] = pixels + pixel * padded + c0;
+      for (size_t e = 0; e < kTaps; ++e) {
+        weight[kTaps * row + e] = hold(row_weights[(kTaps * row + e) * pitch + i]);
+      }
     }
     // Past `width` the loads read padding (or, for vectors wider than the padding, the next
     // pixel or the copy's slack): those sums are never stored.
     for (size_t c = 0; c < width; c += lanes) {
       auto acc = hn::Zero(d);
       for (size_t row = 0; row < kRows; ++row) {
-        acc = hn::MulAdd(hn::LoadU(d, left[row] + c), use(left_weight[row]), acc);
-        acc = hn::MulAdd(hn::LoadU(d, left[row] + padded + c), use(right_weight[row]), acc);
+        for (size_t e = 0; e < kTaps; ++e) {
+          acc = hn::MulAdd(hn::LoadU(d, first[row] + e * padded + c),
+                           use(weight[kTaps * row + e]), acc);
+        }
       }
       nan = hn::Or(nan, hn::IsNaN(acc));
       hn::StoreU(acc, d, sums + j * kLastSumsPitch + c);
     }
   }
   return hn::AllFalse(d, nan);
+}
+
+// Calls f(std::integral_constant<size_t, taps>, std::integral_constant<size_t, rows>) for the
+// window plans this path samples: pairs (2 taps, VisitPairRows) and quads (4 taps; 1, 4 or 16
+// rows).
+template <class F>
+HWY_INLINE auto VisitWindowPlan(size_t taps, size_t rows, F&& f) {
+  using Quads = std::integral_constant<size_t, 4>;
+  if (taps == 2) {
+    return VisitPairRows(rows, [&](auto r) { return f(std::integral_constant<size_t, 2>(), r); });
+  }
+  switch (rows) {
+    case 1:
+      return f(Quads(), std::integral_constant<size_t, 1>());
+    case 4:
+      return f(Quads(), std::integral_constant<size_t, 4>());
+    default:
+      return f(Quads(), std::integral_constant<size_t, 16>());
+  }
 }
 
 // SumBlock's sums stored as elements of K, one plane per channel: the sum of channel c at

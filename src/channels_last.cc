@@ -1,4 +1,4 @@
-// The channels-last linear path's per-target entry points (channels_last.h): the copy to
+// The channels-last path's per-target entry points (channels_last.h): the copy to
 // channels-last and the driver over blocks of locations and chunks of channels, on the kernels
 // of channels_last-inl.h. Compiled once per target by foreach_target.h; the HWY_ONCE block at
 // the end owns the dispatch.
@@ -20,11 +20,13 @@ void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t p
   });
 }
 
-bool SampleLinearChannelsLast(PairKind kind, const float* pixels, size_t channels,
-                              size_t padded, const int32_t* base_offsets,
-                              const int32_t* row_deltas, const float* row_weights, size_t rows,
-                              size_t pitch, size_t count, void* out, size_t out_pitch) {
-  const auto sum = VisitPairRows(rows, [](auto r) { return &SumBlock<decltype(r)::value>; });
+bool SampleChannelsLast(PairKind kind, const float* pixels, size_t channels, size_t padded,
+                        const int32_t* base_offsets, const int32_t* row_deltas,
+                        const float* row_weights, size_t taps, size_t rows, size_t pitch,
+                        size_t count, void* out, size_t out_pitch) {
+  const auto sum = VisitWindowPlan(taps, rows, [](auto t, auto r) {
+    return &SumBlock<decltype(t)::value, decltype(r)::value>;
+  });
   const auto store =
       VisitFloatKind(kind, [](auto k) { return &StoreBlock<decltype(k)::value>; });
   bool finite = true;
@@ -50,20 +52,20 @@ HWY_AFTER_NAMESPACE();
 namespace gridsample {
 
 HWY_EXPORT(ToChannelsLast);
-HWY_EXPORT(SampleLinearChannelsLast);
+HWY_EXPORT(SampleChannelsLast);
 
 void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t plane,
                     size_t padded, size_t begin, size_t end, float* pixels) {
   HWY_DYNAMIC_DISPATCH(ToChannelsLast)(kind, planes, channels, plane, padded, begin, end,
                                        pixels);
 }
-bool SampleLinearChannelsLast(PairKind kind, const float* pixels, size_t channels,
-                              size_t padded, const int32_t* base_offsets,
-                              const int32_t* row_deltas, const float* row_weights, size_t rows,
-                              size_t pitch, size_t count, void* out, size_t out_pitch) {
-  return HWY_DYNAMIC_DISPATCH(SampleLinearChannelsLast)(kind, pixels, channels, padded,
-                                                        base_offsets, row_deltas, row_weights,
-                                                        rows, pitch, count, out, out_pitch);
+bool SampleChannelsLast(PairKind kind, const float* pixels, size_t channels, size_t padded,
+                        const int32_t* base_offsets, const int32_t* row_deltas,
+                        const float* row_weights, size_t taps, size_t rows, size_t pitch,
+                        size_t count, void* out, size_t out_pitch) {
+  return HWY_DYNAMIC_DISPATCH(SampleChannelsLast)(kind, pixels, channels, padded, base_offsets,
+                                                  row_deltas, row_weights, taps, rows, pitch,
+                                                  count, out, out_pitch);
 }
 
 }  // namespace gridsample

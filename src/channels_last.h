@@ -1,8 +1,8 @@
-// The channels-last linear path (channels_last.cc, channels_last-inl.h): the pair path's kernel
-// for images with many channels, of the float kinds (kF32, kF16, kBF16), reading a float32 copy
-// of the input whose pixels hold their channels side by side, `padded` floats each (channels
-// rounded up to kChannelPad; the copy has kRowBlock floats of slack at its end, as the last
-// vector may run past a pixel).
+// The channels-last path (channels_last.cc, channels_last-inl.h): the window kernels for images
+// with many channels, reading a float32 copy of the input whose pixels hold their channels side
+// by side, `padded` floats each (channels rounded up to kChannelPad; the copy has kRowBlock
+// floats of slack at its end, as the last vector may run past a pixel). It samples the pair
+// path's plans of the float kinds (kF32, kF16, kBF16) and the quad path's plans (kF32).
 #ifndef GRIDSAMPLE_SRC_CHANNELS_LAST_H_
 #define GRIDSAMPLE_SRC_CHANNELS_LAST_H_
 
@@ -13,7 +13,7 @@
 
 namespace gridsample {
 
-inline constexpr size_t kChannelPad = 16;
+inline constexpr size_t kChannelPad = 8;
 
 // pixels[p * padded + c] = planes[c * plane + p] (elements of `kind`, as float32) for
 // c < channels and locations p in [begin, end) of one batch item's planes; 0 for the padding
@@ -21,15 +21,16 @@ inline constexpr size_t kChannelPad = 16;
 void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t plane,
                     size_t padded, size_t begin, size_t end, float* pixels);
 
-// SampleLinearPairs(kind, ...) for every channel c < channels of one batch item at once, from
-// its channels-last copy `pixels` and a plan of PlanLinearPairs: the outputs (elements of
-// `kind`) go to out[c * out_pitch + i] for i < count, equal bit for bit to the pair path's.
-// Returns whether some sum may be NaN: the caller finds those (through the pair path's float
-// sums for narrow kinds) and recomputes them, as for the pair path.
-bool SampleLinearChannelsLast(PairKind kind, const float* pixels, size_t channels,
-                              size_t padded, const int32_t* base_offsets,
-                              const int32_t* row_deltas, const float* row_weights, size_t rows,
-                              size_t pitch, size_t count, void* out, size_t out_pitch);
+// SampleLinearPairs(kind, ...) (taps = 2, a plan of PlanLinearPairs) or SampleCubicQuads
+// (taps = 4, a plan of PlanCubicQuads, kind kF32) for every channel c < channels of one batch
+// item at once, from its channels-last copy `pixels`: the outputs (elements of `kind`) go to
+// out[c * out_pitch + i] for i < count, equal bit for bit to the pair or quad path's. Returns
+// whether some sum may be NaN: the caller finds those (through the pair path's float sums for
+// narrow kinds) and recomputes them, as for the pair and quad paths.
+bool SampleChannelsLast(PairKind kind, const float* pixels, size_t channels, size_t padded,
+                        const int32_t* base_offsets, const int32_t* row_deltas,
+                        const float* row_weights, size_t taps, size_t rows, size_t pitch,
+                        size_t count, void* out, size_t out_pitch);
 
 }  // namespace gridsample
 

@@ -50,25 +50,31 @@ struct Tuning {
   // Input elements per work item of the channels-last copy (whole kRowBlocks of locations):
   // enough work items for every thread even when the planes are small.
   static constexpr size_t kToChannelsLastItem = size_t{1} << 16;
-  // Channels-last pays with at least this many channels times rows per location (the pair
-  // path's scalar loads are cheap below) ...
+  // Channels-last needs this many channels (fewer leave its per-location work, a broadcast
+  // weight per tap, shared by too few) and 2 to 4 axes (1-D gathers are too cheap to beat) and
+  // an output at least half the input (the copy reads all of it). Then linear sampling pays
+  // with at least kChannelsLastWidth channels times rows per location (the pair path's scalar
+  // loads are cheap below) and input planes past kChannelsLastPlane elements unless 2-D
+  // (smaller ones stay in L1 for the pair path); cubic sampling pays in 2-D, and in 3-D from
+  // kChannelsLastCubic3D channels (64 taps a location: the quad path's loads stay cheaper).
+  static constexpr size_t kChannelsLastChannels = 8;
   static constexpr size_t kChannelsLastWidth = 32;
-  // ... with channels at least half the padding (kChannelPad), 2 to 4 axes (1-D gathers are too
-  // cheap to beat), input planes past this many elements unless 2-D (smaller ones stay in L1
-  // for the pair path) and an output at least half the input (the copy reads all of it).
   static constexpr size_t kChannelsLastPlane = 4096;
+  static constexpr size_t kChannelsLastCubic3D = 12;
 };
 
 size_t RoundUp(size_t n, size_t block) { return (n + block - 1) / block * block; }
 
-// Whether the channels-last path pays for linear sampling of a float kind with `rows` rows
-// (Tuning; 1.1 to 1.9 times as fast as the pair path where it is chosen on AVX-512, 0.5 to
-// 0.95 where it is not).
-bool ChannelsLastPays(const Problem& p, size_t rows) {
+// Whether the channels-last path pays for sampling windows of `taps` (2: linear, 4: cubic) in
+// `rows` rows per location, against the pair or quad path (Tuning; docs/benchmarks.md).
+bool ChannelsLastPays(const Problem& p, size_t taps, size_t rows) {
   const size_t channels = static_cast<size_t>(p.channels);
-  return rows >= 2 && channels >= kChannelPad / 2 &&
-         channels * rows >= Tuning::kChannelsLastWidth && 2 * p.out_plane >= p.in_plane &&
-         (rows == 2 || static_cast<size_t>(p.in_plane) > Tuning::kChannelsLastPlane);
+  if (p.rank < 2 || channels < Tuning::kChannelsLastChannels || 2 * p.out_plane < p.in_plane) {
+    return false;
+  }
+  if (taps == 4) return p.rank == 2 || channels >= Tuning::kChannelsLastCubic3D;
+  return channels * rows >= Tuning::kChannelsLastWidth &&
+         (p.rank == 2 || static_cast<size_t>(p.in_plane) > Tuning::kChannelsLastPlane);
 }
 
 std::atomic<int> forced_path{-1};  // ForceSamplerPathForTest's path, or -1
@@ -405,9 +411,9 @@ void SampleChannelsLastTile(const CallSetup& setup, const void* grid, const void
   const float* pixels =
       setup.pixels + static_cast<size_t>((n - setup.pixels_batch) * p.in_plane) * padded;
   Storage* out = static_cast<Storage*>(y) + n * p.channels * p.out_plane + l0;
-  const bool flagged = SampleLinearChannelsLast(
+  const bool flagged = SampleChannelsLast(
       setup.pair_kind, pixels, static_cast<size_t>(p.channels), padded, s->base_offsets,
-      setup.row_deltas, s->row_weights, setup.rows, setup.tile, count, out,
+      setup.row_deltas, s->row_weights, setup.taps, setup.rows, setup.tile, count, out,
       static_cast<size_t>(p.out_plane));
   for (int64_t c = 0; flagged && c < p.channels; ++c) {
     const Storage* in = static_cast<const Storage*>(x) + (n * p.channels + c) * p.in_plane;
@@ -415,7 +421,7 @@ void SampleChannelsLastTile(const CallSetup& setup, const void* grid, const void
     const float* sums;
     if constexpr (std::is_same<Storage, float>::value) {
       sums = dst;
-    } else {  // the float sums, which the narrow outputs lack: the pair path gives them
+    } else {  // the float sums, which narrow (linear) outputs lack: the pair path gives them
       SampleLinearPairs(setup.pair_kind, in, s->base_offsets, setup.row_deltas,
                         s->row_weights, setup.rows, setup.tile, count, s->acc, dst);
       sums = s->acc;
@@ -524,19 +530,19 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
                                   p.rank <= kMaxPairRank && small_plane;
   at(SamplerPath::kPairs) = options.mode == Mode::kLinear && types.windows &&
                             p.rank <= kMaxPairRank && p.in[p.rank - 1] >= 2 && small_plane;
-  at(SamplerPath::kChannelsLast) =
-      types.channels_last && at(SamplerPath::kPairs) &&
-      static_cast<size_t>(p.in_plane) <= Tuning::kMaxChannelsLast / padded;
   at(SamplerPath::kQuads) =
       options.mode == Mode::kCubic && types.windows && types.float32_x &&
       p.rank <= kMaxQuadRank && small_plane &&
       std::all_of(p.in.begin(), p.in.end(), [](int64_t e) { return e >= 4; });
+  at(SamplerPath::kChannelsLast) =
+      types.channels_last && (at(SamplerPath::kPairs) || at(SamplerPath::kQuads)) &&
+      static_cast<size_t>(p.in_plane) <= Tuning::kMaxChannelsLast / padded;
   // The fastest that can, as measured (Tuning), unless a test forces one that can.
   PathChoice choice{SamplerPath::kGeneric, 0, 0, 0};
   for (SamplerPath path : {SamplerPath::kNearestPlan, SamplerPath::kPairs, SamplerPath::kQuads}) {
     if (at(path)) choice.path = path;
   }
-  if (at(SamplerPath::kChannelsLast) && ChannelsLastPays(p, rows)) {
+  if (at(SamplerPath::kChannelsLast) && ChannelsLastPays(p, taps, rows)) {
     choice.path = SamplerPath::kChannelsLast;
   }
   const int forced = forced_path.load(std::memory_order_relaxed);
@@ -654,6 +660,22 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
 }
 
 }  // namespace
+
+const char* SamplerPathName(SamplerPath path) {
+  switch (path) {
+    case SamplerPath::kGeneric:
+      return "generic";
+    case SamplerPath::kNearestPlan:
+      return "nearest_plan";
+    case SamplerPath::kPairs:
+      return "pairs";
+    case SamplerPath::kChannelsLast:
+      return "channels_last";
+    case SamplerPath::kQuads:
+      return "quads";
+  }
+  return nullptr;
+}
 
 void ForceSamplerPathForTest(std::optional<SamplerPath> path) {
   forced_path.store(path ? static_cast<int>(*path) : -1, std::memory_order_relaxed);

@@ -18,6 +18,9 @@ enum class SamplerPath {
   kQuads,         // cubic float32: each axis's four taps as one 128-bit load
 };
 
+// "generic", "nearest_plan", "pairs", "channels_last", "quads"; nullptr past the last path.
+const char* SamplerPathName(SamplerPath path);
+
 // Test hook: from now on every call takes `path` wherever that path can sample it, whatever
 // the tuning thresholds say, so that each kernel is tested however they move; std::nullopt
 // lifts it. Not for concurrent use with calls that must not see it.

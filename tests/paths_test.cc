@@ -10,22 +10,15 @@
 
 #include "sampler.h"
 #include "tests/any_tensor.h"
+#include "tests/forced_path.h"
 #include "tests/targets.h"
 #include "tests/tester.h"
 
 namespace gridsample {
 namespace {
 
+using test::ForcedPath;
 using test::GridSampleTester;
-
-// Forces a path for the scope of one test.
-class ForcedPath {
- public:
-  explicit ForcedPath(SamplerPath path) { ForceSamplerPathForTest(path); }
-  ~ForcedPath() { ForceSamplerPathForTest(std::nullopt); }
-  ForcedPath(const ForcedPath&) = delete;
-  ForcedPath& operator=(const ForcedPath&) = delete;
-};
 
 struct PathCase {
   SamplerPath path;
@@ -90,10 +83,11 @@ TEST_CASE("Every path, forced, equals the reference on every target", "[paths]")
       {SamplerPath::kChannelsLast, Mode::kLinear,
        {DType::kFloat32, DType::kFloat16, DType::kBFloat16}, kFloatGrids, 2, 4},
       {SamplerPath::kQuads, Mode::kCubic, {DType::kFloat32}, kFloatGrids, 4, 3},
+      {SamplerPath::kChannelsLast, Mode::kCubic, {DType::kFloat32}, kFloatGrids, 4, 3},
   };
   uint64_t seed = 1800;
   for (const PathCase& c : cases) {
-    INFO("path " << static_cast<int>(c.path));
+    INFO("path " << SamplerPathName(c.path) << ", mode " << ModeName(c.mode));
     TestForced(c, ++seed);
   }
 }

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "tests/any_tensor.h"
+#include "tests/forced_path.h"
 #include "tests/targets.h"
 #include "tests/tester.h"
 
@@ -170,10 +171,10 @@ TEST_CASE("The channels-last path equals the reference", "[sampler]") {
   });
 }
 
-TEST_CASE("The channels-last path equals the pair path bit for bit", "[sampler]") {
-  // One image sampled whole (20 channels: channels-last) and one channel at a time (the pair
-  // path), which channels_last.h promises give the same bits; a NaN and an infinite grid value
-  // and an infinite input element take the exact recompute on both.
+TEST_CASE("The channels-last path equals the pair and quad paths bit for bit", "[sampler]") {
+  // One image sampled whole on the channels-last path and one channel at a time on the pair
+  // (linear) or quad (cubic) path, which channels_last.h promises give the same bits; a NaN and
+  // an infinite grid value and an infinite input element take the exact recompute on both.
   const int64_t channels = 20, height = 24, width = 31;
   const std::vector<int64_t> x_shape = {1, channels, height, width};
   const std::vector<int64_t> plane_shape = {1, 1, height, width};
@@ -186,30 +187,46 @@ TEST_CASE("The channels-last path equals the pair path bit for bit", "[sampler]"
   for (size_t i = 0; i < grid.size(); ++i) grid.Set(i, coordinate(rng));
   grid.Set(7, std::numeric_limits<double>::quiet_NaN());
   grid.Set(40, std::numeric_limits<double>::infinity());
+  struct Case {
+    Mode mode;
+    SamplerPath plane_path;
+    std::vector<DType> dtypes;
+  };
+  const Case cases[] = {
+      {Mode::kLinear, SamplerPath::kPairs, {DType::kFloat32, DType::kFloat16, DType::kBFloat16}},
+      {Mode::kCubic, SamplerPath::kQuads, {DType::kFloat32}}};
   test::ForEachTarget([&](int64_t) {
-    for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
-      INFO("dtype " << test::InfoOf(dtype).name);
-      test::AnyTensor x(dtype, x_shape), y(dtype, y_shape);
-      for (size_t i = 0; i < x.size(); ++i) x.Set(i, value(rng));
-      x.Set(3 * height * width + 100, std::numeric_limits<double>::infinity());
-      for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
-        Options options;
-        options.padding = padding;
-        REQUIRE(GridSample(x.view(), grid.view(), y.mutable_view(), options).ok());
-        const size_t in_plane = static_cast<size_t>(height * width), out_plane = 26 * 29;
-        for (int64_t c = 0; c < channels; ++c) {
-          test::AnyTensor x_plane(dtype, plane_shape), y_plane(dtype, y_plane_shape);
-          for (size_t i = 0; i < in_plane; ++i) {
-            x_plane.SetBits(i, x.Bits(static_cast<size_t>(c) * in_plane + i));
+    for (const Case& k : cases) {
+      for (DType dtype : k.dtypes) {
+        INFO("dtype " << test::InfoOf(dtype).name << ", mode " << ModeName(k.mode));
+        test::AnyTensor x(dtype, x_shape), y(dtype, y_shape);
+        for (size_t i = 0; i < x.size(); ++i) x.Set(i, value(rng));
+        x.Set(3 * height * width + 100, std::numeric_limits<double>::infinity());
+        for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
+          Options options;
+          options.mode = k.mode;
+          options.padding = padding;
+          {
+            const test::ForcedPath whole(SamplerPath::kChannelsLast);
+            REQUIRE(GridSample(x.view(), grid.view(), y.mutable_view(), options).ok());
           }
-          REQUIRE(GridSample(x_plane.view(), grid.view(), y_plane.mutable_view(), options).ok());
-          size_t differing = 0;
-          for (size_t i = 0; i < out_plane; ++i) {
-            const uint64_t whole = y.Bits(static_cast<size_t>(c) * out_plane + i);
-            differing += whole != y_plane.Bits(i) ? 1 : 0;
+          const test::ForcedPath planes(k.plane_path);
+          const size_t in_plane = static_cast<size_t>(height * width), out_plane = 26 * 29;
+          for (int64_t c = 0; c < channels; ++c) {
+            test::AnyTensor x_plane(dtype, plane_shape), y_plane(dtype, y_plane_shape);
+            for (size_t i = 0; i < in_plane; ++i) {
+              x_plane.SetBits(i, x.Bits(static_cast<size_t>(c) * in_plane + i));
+            }
+            REQUIRE(
+                GridSample(x_plane.view(), grid.view(), y_plane.mutable_view(), options).ok());
+            size_t differing = 0;
+            for (size_t i = 0; i < out_plane; ++i) {
+              const uint64_t whole = y.Bits(static_cast<size_t>(c) * out_plane + i);
+              differing += whole != y_plane.Bits(i) ? 1 : 0;
+            }
+            INFO("channel " << c << ", padding " << PaddingName(padding));
+            CHECK(differing == 0);
           }
-          INFO("channel " << c << ", padding " << static_cast<int>(padding));
-          CHECK(differing == 0);
         }
       }
     }

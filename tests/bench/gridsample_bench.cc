@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -20,6 +21,7 @@
 #include "gridsample/gridsample.h"
 #include "hwy/targets.h"
 #include "rows.h"
+#include "sampler.h"
 #include "thread_pool.h"
 #include "workloads.h"
 
@@ -118,6 +120,30 @@ void RegisterAll() {
 int main(int argc, char** argv) {
   using gridsample::bench::AvailableTargets;
   using gridsample::bench::CpuModel;
+  // --gridsample_path=NAME (sampler.h's SamplerPathName) makes every workload take that path
+  // wherever it can, whatever the tuning thresholds say: for measuring the path-choice rule.
+  const std::string path_flag = "--gridsample_path=";
+  std::string forced = "chosen";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind(path_flag, 0) != 0) continue;
+    forced = arg.substr(path_flag.size());
+    bool known = false;
+    for (int k = 0; const char* name = gridsample::SamplerPathName(gridsample::SamplerPath(k));
+         ++k) {
+      if (forced == name) {
+        gridsample::ForceSamplerPathForTest(gridsample::SamplerPath(k));
+        known = true;
+      }
+    }
+    if (!known) {
+      std::fprintf(stderr, "gridsample_bench: unknown path %s\n", forced.c_str());
+      return 1;
+    }
+    std::copy(argv + i + 1, argv + argc, argv + i);
+    --argc;
+    --i;
+  }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::AddCustomContext("cpu_model", CpuModel());
@@ -128,6 +154,7 @@ int main(int argc, char** argv) {
                               gridsample::HardwareThreads() > 1
                                   ? "1, " + std::to_string(gridsample::HardwareThreads())
                                   : "1");
+  benchmark::AddCustomContext("sampler_path", forced);
   benchmark::AddCustomContext("compiler", GRIDSAMPLE_BENCH_COMPILER);
   benchmark::AddCustomContext("build_type", GRIDSAMPLE_BENCH_BUILD_TYPE);
   benchmark::AddCustomContext("build_flags", GRIDSAMPLE_BENCH_FLAGS);
