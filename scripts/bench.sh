@@ -1,34 +1,44 @@
 #!/usr/bin/env bash
-# `npm run bench`: gridsample against onnxruntime, measured in the same run, as one Markdown
-# table on stdout and in test-output/bench.md (progress goes to stderr): the native build against
-# onnxruntime-node, and the npm package's WebAssembly build against onnxruntime-web (wasm
-# backend, 1 thread), both in Node.
+# `npm run bench`: gridsample against its peers, measured in the same run, as Markdown tables on
+# stdout and in test-output/bench.md (progress goes to stderr): the native build against
+# onnxruntime-node, ncnn, OpenCV (cv2.remap), PyTorch (grid_sample) and OpenVINO, and the npm
+# package's WebAssembly build against onnxruntime-web (wasm backend, 1 thread), both in Node.
 #   1. bootstrap  the Debian packages, libbenchmark-dev included (scripts/bootstrap.sh), and
 #                 onnxruntime-node and onnxruntime-web (package.json devDependencies) when
 #                 node_modules lacks them
-#   2. build      $BUILD_ROOT/bench: Release, tests/bench only (gridsample_bench and
+#   2. peers      the native peers from PyPI (scripts/bench_peers.requirements.txt, pinned) in a
+#                 venv of their own, PEERS_VENV (default ~/.cache/gridsample/peers-venv, outside
+#                 the repo), made with PEERS_PYTHON (python3): installed on first use, which takes
+#                 minutes (torch's wheel pulls some GB of CUDA libraries it never uses here), and
+#                 again only when the requirements file changes (the venv keeps a copy of it)
+#   3. build      $BUILD_ROOT/bench: Release, tests/bench only (gridsample_bench and
 #                 gridsample_workloads); and dist/, the npm package (scripts/build_wasm.sh,
 #                 incremental: a missing or stale dist/ is rebuilt, an up-to-date one costs
 #                 a second or two)
-#   3. data       gridsample_workloads writes the workload table (tests/bench/workloads.h) and
-#                 every workload's tensors to $BUILD_ROOT/bench/data
-#   4. native     gridsample_bench: Google Benchmark, 1 thread and all threads
-#   5. ort        scripts/bench_ort.mjs: onnxruntime-node on the models in tests/bench/models,
+#   4. data       gridsample_workloads writes the workload table (tests/bench/workloads.h) and
+#                 every workload's tensors to $BUILD_ROOT/bench/data, which every runner reads
+#   5. native     gridsample_bench: Google Benchmark, 1 thread and all threads
+#   6. ort        scripts/bench_ort.mjs: onnxruntime-node on the models in tests/bench/models,
 #                 1 thread and all threads
-#   6. wasm       scripts/bench_wasm.mjs: the package in dist/, 1 thread (it has no threads)
-#   7. ort-web    scripts/bench_ort.mjs --runtime web: onnxruntime-web, 1 thread
-#                 (4 to 7 alternate for BENCH_ROUNDS rounds, 2 by default: a shared machine's
+#   7. peers      scripts/bench_peers.py in the venv, one process per peer: 1 thread and all
+#                 threads, each output checked against gridsample's native one
+#   8. wasm       scripts/bench_wasm.mjs: the package in dist/, 1 thread (it has no threads)
+#   9. ort-web    scripts/bench_ort.mjs --runtime web: onnxruntime-web, 1 thread
+#                 (5 to 9 alternate for BENCH_ROUNDS rounds, 2 by default: a shared machine's
 #                 load comes and goes, and each cell keeps its runner's best round)
-#   8. table      scripts/bench_table.mjs merges 4 to 7: native vs onnxruntime-node, wasm vs
-#                 onnxruntime-web, ms and speed-ups, and every output's largest difference from
-#                 the native one
-# About two minutes on 2 cores once built (a first build adds about as much). BUILD_ROOT
+#  10. table      scripts/bench_table.mjs merges 5 to 9: a table per platform and thread count
+#                 (ms, the fastest peer whose output is exact, gridsample's speed-up over it),
+#                 OpenCV's HWC-only and fixed-point figures apart, and every output's largest
+#                 difference from the native one
+# About four minutes on 2 cores once built and installed (a first build adds about two).
+# BENCH_PEERS picks the native peers: a comma-separated subset of ncnn,opencv,torch,openvino
+# (default all of them), or 0 for none (then no venv either; onnxruntime stays). BUILD_ROOT
 # defaults to build/; BENCH_REPETITIONS (5) and BENCH_MIN_TIME (seconds per repetition, 0.1)
 # tune the native side, BENCH_JS_MIN_TIME (seconds per workload and thread count, 0.5; the older
-# name BENCH_ORT_MIN_TIME works too) the JavaScript runners. BENCH_STAT=min shows each runner's
-# fastest run instead of its median (steadier on a busy machine). The raw results stay in
-# test-output/ as bench-gridsample.ROUND.json, bench-ort.ROUND.json, bench-wasm.ROUND.json and
-# bench-ort-web.ROUND.json.
+# name BENCH_ORT_MIN_TIME works too) the JavaScript and Python runners. BENCH_STAT=min shows
+# each runner's fastest run instead of its median (steadier on a busy machine). The raw results
+# stay in test-output/ as bench-gridsample.ROUND.json, bench-ort.ROUND.json,
+# bench-peer-PEER.ROUND.json, bench-wasm.ROUND.json and bench-ort-web.ROUND.json.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -41,8 +51,25 @@ out=$repo/test-output
 
 say() { printf '\n== %s\n' "$*" >&2; }
 
+all_peers=(ncnn opencv torch openvino)
+case "${BENCH_PEERS:-all}" in
+  0 | none) peers=() ;;
+  all) peers=("${all_peers[@]}") ;;
+  *)
+    IFS=, read -r -a peers <<<"$BENCH_PEERS"
+    for peer in "${peers[@]}"; do
+      if [[ " ${all_peers[*]} " != *" $peer "* ]]; then
+        echo "bench.sh: BENCH_PEERS: no peer '$peer' (${all_peers[*]}, or 0 for none)" >&2
+        exit 2
+      fi
+    done ;;
+esac
+peers_venv=${PEERS_VENV:-$HOME/.cache/gridsample/peers-venv}
+peers_python=$peers_venv/bin/python
+
 say "bootstrap"
-bash scripts/bootstrap.sh libbenchmark-dev >&2
+# python3-venv: Debian's python3 makes no venv with pip without it.
+bash scripts/bootstrap.sh libbenchmark-dev ${peers[@]:+python3-venv} >&2
 for package in onnxruntime-node onnxruntime-web; do
   node -e "require.resolve('$package')" >/dev/null 2>&1 && continue
   if [ -z "$(node -p "require('./package.json').devDependencies?.['$package'] ?? ''")" ]; then
@@ -53,6 +80,26 @@ for package in onnxruntime-node onnxruntime-web; do
   ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund >&2
   break
 done
+
+if [ ${#peers[@]} -gt 0 ]; then
+  say "peers: $peers_venv (${peers[*]})"
+  requirements=$repo/scripts/bench_peers.requirements.txt
+  # The copy of the requirements that were installed: a second run installs nothing.
+  installed=$peers_venv/gridsample-requirements.txt
+  if [ -x "$peers_python" ] && cmp -s "$requirements" "$installed"; then
+    echo "bench.sh: the peers in $peers_venv are up to date" >&2
+  else
+    echo "bench.sh: installing the peers from PyPI into $peers_venv: this takes minutes the" \
+      "first time (torch's wheel and its CUDA libraries are some GB)" >&2
+    [ -x "$peers_python" ] || "${PEERS_PYTHON:-python3}" -m venv "$peers_venv"
+    "$peers_python" -m pip install --disable-pip-version-check --progress-bar off \
+      -r "$requirements" >&2 || {
+      echo "bench.sh: could not install the peers into $peers_venv (BENCH_PEERS=0 skips them)" >&2
+      exit 1
+    }
+    cp "$requirements" "$installed"
+  fi
+fi
 
 say "build: $dir (Release)"
 if ! grep -q 'add_subdirectory(tests/bench)' CMakeLists.txt; then
@@ -81,7 +128,7 @@ rounds=${BENCH_ROUNDS:-2}
 js_min_time=${BENCH_JS_MIN_TIME:-${BENCH_ORT_MIN_TIME:-0.5}}
 results=()
 rm -f "$out"/bench-gridsample.*.json "$out"/bench-ort.*.json "$out"/bench-wasm.*.json \
-  "$out"/bench-ort-web.*.json
+  "$out"/bench-ort-web.*.json "$out"/bench-peer-*.json
 for round in $(seq 1 "$rounds"); do
   say "native, round $round/$rounds: gridsample_bench"
   "$dir/tests/bench/gridsample_bench" \
@@ -95,6 +142,18 @@ for round in $(seq 1 "$rounds"); do
   node scripts/bench_ort.mjs --runtime node --data "$dir/data" --min-time "$js_min_time" \
     --out "$out/bench-ort.$round.json"
   results+=(--peer "$out/bench-ort.$round.json")
+
+  for peer in "${peers[@]}"; do
+    say "$peer, round $round/$rounds: scripts/bench_peers.py"
+    report=$out/bench-peer-$peer.$round.json
+    # A peer that crashes loses this round's cells, not the whole run.
+    if "$peers_python" scripts/bench_peers.py --peer "$peer" --data "$dir/data" \
+      --min-time "$js_min_time" --out "$report"; then
+      results+=(--peer "$report")
+    else
+      echo "bench.sh: $peer failed in round $round (exit status $?)" >&2
+    fi
+  done
 
   say "wasm, round $round/$rounds: dist/ (the npm package)"
   node scripts/bench_wasm.mjs --data "$dir/data" --min-time "$js_min_time" \

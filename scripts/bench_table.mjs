@@ -1,4 +1,4 @@
-// Merges the results of one benchmark run into the Markdown comparison table that
+// Merges the results of one benchmark run into the Markdown comparison tables that
 // scripts/bench.sh prints. Usage:
 //
 //   node scripts/bench_table.mjs --workloads DIR/workloads.json --gridsample GB.json [...]
@@ -11,19 +11,25 @@
 //                 the WebAssembly package), in the report format of scripts/bench_common.mjs;
 //                 once per round
 //   --peer        a peer's report in that format (scripts/bench_ort.mjs: onnxruntime-node or
-//                 onnxruntime-web), once per round
+//                 onnxruntime-web), or a JSON array of such reports (scripts/bench_peers.py:
+//                 ncnn, OpenCV, PyTorch, OpenVINO), once per round
 //   --stat        which time a cell shows: the median of the runs (default), or the fastest run,
 //                 which a busy machine disturbs less
 //
 // Every report names its platform ("native" or "wasm"; Google Benchmark's is native). Each
-// platform gets a group of columns per thread count: gridsample's build for that platform, then
-// an "ms" and a "speed-up" column per peer of that platform (distinct runner + version, in the
-// order first given). Speed-up is peer ms / gridsample ms on the same platform: above 1 means
-// gridsample is faster. A cell a runner could not run shows n/a and a footnote with its reason.
+// platform gets a table per thread count: gridsample's build for that platform, an "ms" column
+// per peer of that platform (distinct runner + version + variant, in the order first given),
+// the fastest exact peer and gridsample's speed-up over it (peer ms / gridsample ms: above 1,
+// gridsample is faster). A peer is exact on a workload when its output lies within the
+// tolerance of the output's dtype (TOLERANCE) of gridsample's native output; a time whose
+// output does not is marked ≠ and never counts as the fastest. A cell a runner could not run
+// shows — and a footnote with its reason. A report may set `name` (its header), `family` and
+// `apart`: a variant shown apart (OpenCV's HWC-only and fixed-point figures) is left out of the
+// platform tables and the fastest peer, and gets a table of its family's variants instead.
 // When a runner ran several rounds, a cell shows its best (lowest) round: on a shared machine
 // the rounds catch different spells of load, and the best one is the closest to the runner's
-// own speed. Under the table, each JavaScript runner's largest |difference| from gridsample's
-// native output. The table goes to stdout and, with --out, to a file.
+// own speed. Under the tables, each runner's largest |difference| from gridsample's native
+// output. The tables go to stdout and, with --out, to a file.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,11 +51,18 @@ if (!args.workloads || args.gridsample.length === 0 || !['median', 'min'].includ
   process.exit(2);
 }
 
+// The largest |difference| from gridsample's native output that still counts as the same
+// result, per output dtype. Float32: inputs are in [-1, 1), and rounding a coordinate near 1024
+// in float32 (2^-14) moves an output by up to 2^-13 per axis; 1/32-pixel fixed-point locations
+// move it by up to ~0.06. Float16: 4 units in the last place near 1. Integers: 1, since
+// gridsample truncates its exact sum where others round.
+const TOLERANCE = { float64: 1e-3, float32: 1e-3, float16: 2e-3, bfloat16: 8e-3 };
+const toleranceOf = (dtype) => TOLERANCE[dtype] ?? 1;
+
 const readJson = (file) => JSON.parse(fs.readFileSync(file, 'utf8'));
 const table = readJson(args.workloads);
 const allThreads = table.hardware_threads;
-const threadLabel = (threads) =>
-  (threads === 1 ? '1T' : threads === allThreads ? 'all-T' : `${threads}T`);
+const workloadById = new Map(table.workloads.map((w) => [w.id, w]));
 
 // Google Benchmark's JSON → { "ID/threads": { status, ms, reason } }.
 function nativeResults(report) {
@@ -68,11 +81,17 @@ function nativeResults(report) {
   return results;
 }
 
-// A JavaScript runner's report → { "ID/threads": result }, ms being the chosen statistic.
+// A runner's report → { "ID/threads": result }, ms being the chosen statistic, `exact` whether
+// its output is within the tolerance (undefined: not compared).
 function peerResults(report) {
   const results = {};
   for (const r of report.results) {
-    results[`${r.id}/${r.num_threads}`] = args.stat === 'min' ? { ...r, ms: r.min_ms } : r;
+    const w = workloadById.get(r.id);
+    const exact = r.max_abs_diff === undefined || r.max_abs_diff === null || !w
+      ? undefined
+      : Number(r.max_abs_diff) <= toleranceOf(w.y.dtype);
+    results[`${r.id}/${r.num_threads}`] =
+        { ...r, exact, ...(args.stat === 'min' && { ms: r.min_ms }) };
   }
   return results;
 }
@@ -91,20 +110,23 @@ function best(rounds) {
   return merged;
 }
 
-// Short names for the table's headers.
+// Short names for the table's headers, where a report does not give its own.
 const NAMES = { 'onnxruntime-node': 'ORT', 'onnxruntime-web': 'ORT-web',
                 'gridsample-wasm': 'gridsample wasm' };
 
-// Reports of JavaScript runners → [{ name, label, platform, reports, results }], one per
-// runner + version, in the order first given.
+// Reports of runners (files of one report or an array of them) → [{ name, label, platform,
+// family, apart, reports, results }], one per runner + version + variant, in the order first
+// given.
 function groupRunners(files) {
   const runners = [];
-  for (const report of files.map(readJson)) {
-    const label = `${report.runner} ${report.version}`;
+  for (const report of files.flatMap((file) => [readJson(file)].flat())) {
+    const label = `${report.runner} ${report.version}` +
+                  (report.variant ? ` (${report.variant})` : '');
     let runner = runners.find((r) => r.label === label);
     if (!runner) {
-      runner = { name: NAMES[report.runner] ?? report.runner, label,
-                 platform: report.platform ?? 'native', reports: [] };
+      runner = { name: report.name ?? NAMES[report.runner] ?? report.runner, label,
+                 platform: report.platform ?? 'native', family: report.family ?? report.runner,
+                 apart: Boolean(report.apart), reports: [] };
       runners.push(runner);
     }
     runner.reports.push(report);
@@ -137,13 +159,14 @@ if (orphans.length) {
   process.exit(2);
 }
 
-// Footnotes for n/a cells: one number per distinct runner + reason.
+// Footnotes: one number per distinct text.
 const notes = [];
 function note(text) {
   let index = notes.indexOf(text);
   if (index < 0) index = notes.push(text) - 1;
   return `[${index + 1}]`;
 }
+const INEXACT = '≠';
 
 function formatMs(ms) {
   if (ms >= 100) return ms.toFixed(0);
@@ -151,54 +174,102 @@ function formatMs(ms) {
 }
 
 function cell(result, runner) {
-  if (!result) return '–';
-  if (result.status !== 'ok') return `n/a ${note(`${runner}: ${result.reason}`)}`;
-  return formatMs(result.ms);
+  if (!result) return '—';
+  if (result.status !== 'ok') return `— ${note(`${runner.label}: ${result.reason}`)}`;
+  return formatMs(result.ms) + (result.exact === false ? ` ${INEXACT}` : '');
+}
+
+// The peer with the lowest time among those whose output is exact, or undefined.
+function fastestExact(platform, key) {
+  let fastest;
+  for (const peer of platform.peers.filter((p) => !p.apart)) {
+    const r = peer.results[key];
+    if (r?.status === 'ok' && r.exact && (!fastest || r.ms < fastest.result.ms)) {
+      fastest = { peer, result: r };
+    }
+  }
+  return fastest;
 }
 
 function speedUp(subject, peer) {
-  if (subject?.status !== 'ok' || peer?.status !== 'ok') return '–';
+  if (subject?.status !== 'ok' || peer?.status !== 'ok') return '—';
   return `${(peer.ms / subject.ms).toFixed(2)}×`;
 }
 
-const header = ['workload', 'description'];
-for (const platform of platforms) {
-  for (const threads of platform.threads) {
-    const label = threadLabel(threads);
-    header.push(`${platform.subject.name} ${label} ms`);
-    for (const peer of platform.peers) {
-      header.push(`${peer.name} ${label} ms`, `speed-up vs ${peer.name} ${label}`);
-    }
-  }
-}
-header.push('Melem/s (1T)');
+const platformTitle = { native: 'Native', wasm: 'WebAssembly' };
+const threadTitle = (threads) => (threads === 1 ? '1 thread'
+  : threads === allThreads ? `all ${threads} threads` : `${threads} threads`);
+// A Markdown table whose first `text` columns are left-aligned, the others (numbers) right.
+const tableLines = (header, rows, text = 2) => [
+  `| ${header.join(' | ')} |`,
+  `|${header.map((_, i) => (i < text ? ' --- ' : ' ---: ')).join('|')}|`,
+  ...rows.map((row) => `| ${row.join(' | ')} |`),
+];
 
-const rows = [];
-for (const w of table.workloads) {
-  const row = [w.id, w.description];
-  for (const platform of platforms) {
-    for (const threads of platform.threads) {
+// One table per platform and thread count.
+const sections = [];
+for (const platform of platforms) {
+  const shown = platform.peers.filter((p) => !p.apart);
+  for (const threads of platform.threads) {
+    const withMelem = platform.subject === native && threads === 1;
+    const header = ['workload', 'description', `${platform.subject.name} ms`,
+                    ...shown.map((p) => `${p.name} ms`)];
+    if (shown.length > 1) header.push('fastest exact peer', 'speed-up vs fastest');
+    if (shown.length === 1) header.push(`speed-up vs ${shown[0].name}`);
+    if (withMelem) header.push('Melem/s');
+    const rows = table.workloads.map((w) => {
       const key = `${w.id}/${threads}`;
       const subject = platform.subject.results[key];
-      row.push(cell(subject, platform.subject.label));
-      for (const peer of platform.peers) {
-        row.push(cell(peer.results[key], peer.label), speedUp(subject, peer.results[key]));
+      const row = [w.id, w.description, cell(subject, platform.subject),
+                   ...shown.map((p) => cell(p.results[key], p))];
+      const fastest = fastestExact(platform, key);
+      if (shown.length > 1) row.push(fastest?.peer.name ?? '—');
+      if (shown.length > 0) row.push(speedUp(subject, fastest?.result));
+      if (withMelem) {
+        row.push(subject?.status === 'ok' ? (w.y.elements / subject.ms / 1e3).toFixed(1) : '—');
       }
-    }
+      return row;
+    });
+    sections.push('', `### ${platformTitle[platform.name] ?? platform.name}, ${
+      threadTitle(threads)}`, '', ...tableLines(header, rows));
   }
-  const one = native.results[`${w.id}/1`];
-  row.push(one?.status === 'ok' ? (w.y.elements / one.ms / 1e3).toFixed(1) : '–');
-  rows.push(row);
 }
 
-// Agreement: each JavaScript runner's largest |difference| from gridsample's native output, per
-// workload.
+// A table per family with variants shown apart: all its variants side by side, on the
+// workloads where one of them ran.
+for (const family of [...new Set(peers.filter((p) => p.apart).map((p) => p.family))]) {
+  const members = peers.filter((p) => p.family === family);
+  const platform = platforms.find((p) => p.name === members[0].platform);
+  const header = ['workload'];
+  for (const threads of platform.threads) {
+    const label = threads === 1 ? '1T' : threads === allThreads ? 'all-T' : `${threads}T`;
+    header.push(`${platform.subject.name} ${label} ms`,
+                ...members.map((p) => `${p.name} ${label} ms`));
+  }
+  const rows = table.workloads.filter((w) => members.some((p) => Object.values(p.results).some(
+    (r) => r.id === w.id && r.status === 'ok'))).map((w) => [w.id,
+    ...platform.threads.flatMap((threads) => {
+      const key = `${w.id}/${threads}`;
+      return [cell(platform.subject.results[key], platform.subject),
+              ...members.map((p) => cell(p.results[key], p))];
+    })]);
+  const counted = members.filter((p) => !p.apart).map((p) => p.name);
+  sections.push('', `### ${members[0].name}: its variants`, '',
+                `Only ${counted.join(', ') || 'none'} counts as a peer in the tables above; ` +
+                'the setup of each variant is in the list at the top.', '',
+                ...tableLines(header, rows, 1));
+}
+
+// Agreement: each runner's largest |difference| from gridsample's native output, per workload
+// (the round and thread count the table shows at 1 thread, else the first that ran).
 const runners = [...ours.slice(1), ...peers];
 const agreement = runners.map((runner) => {
   const parts = table.workloads.map((w) => {
-    const r = Object.values(runner.results).find(
-        (x) => x.id === w.id && x.status === 'ok' && x.max_abs_diff !== undefined);
-    return `${w.id} ${r ? Number(r.max_abs_diff).toPrecision(2) : '–'}`;
+    const candidates = [runner.results[`${w.id}/1`], ...Object.values(runner.results).filter(
+      (x) => x.id === w.id)];
+    const r = candidates.find((x) => x?.status === 'ok' && x.exact !== undefined);
+    if (!r) return `${w.id} —`;
+    return `${w.id} ${Number(r.max_abs_diff).toPrecision(2)}${r.exact ? '' : ` ${INEXACT}`}`;
   });
   return `- ${runner.name} vs gridsample native output, max |ΔY|: ${parts.join(', ')}`;
 });
@@ -216,9 +287,11 @@ try {
 const load = (reports, get) =>
   reports.map((r) => (Array.isArray(get(r)) ? get(r)[0].toFixed(2) : '?')).join(', ');
 const loads = [`gridsample ${load(nativeReports, (r) => r.context?.load_avg)}`,
-               ...runners.map((r) => `${r.name} ${load(r.reports, (x) => x.load_avg)}`)];
+               ...runners.filter((r) => !r.apart)
+                 .map((r) => `${r.name} ${load(r.reports, (x) => x.load_avg)}`)];
 const rounds = nativeReports.length;
 const statText = args.stat === 'min' ? 'fastest' : 'median';
+const dtypes = [...new Set(table.workloads.map((w) => w.y.dtype))];
 const lines = [
   '# gridsample benchmark',
   '',
@@ -229,17 +302,17 @@ const lines = [
     `flags \`${ctx.build_flags ?? '?'}\`; Highway target ${ctx.highway_target ?? '?'} ` +
     `(this CPU runs: ${ctx.highway_targets_available ?? '?'}); Google Benchmark, wall time, ` +
     `${statText} of the repetitions`,
-  ...runners.map((r) => `- ${r.label}: ${r.reports[0].setup ?? '?'}; ${r.reports[0].method}, ` +
-    `of which the table shows the ${statText}`),
-  `- Threads: 1T = 1 thread, all-T = ${allThreads} threads (all hardware threads). ` +
+  ...runners.map((r) => `- ${r.label}: ${r.reports[0].setup ?? '?'}` + (r.apart ? '' :
+    `; ${r.reports[0].method}, of which the tables show the ${statText}`)),
+  `- Threads: all = ${allThreads} threads (all hardware threads). ` +
     (rounds > 1 ? `Each cell is the best of ${rounds} rounds (the runners alternate). ` : '') +
-    'Speed-up = peer ms / gridsample ms on the same platform: native peers against the native ' +
-    'build, wasm peers against the WebAssembly build (above 1: gridsample is faster). ' +
-    'Melem/s = output elements per second (native, 1 thread).',
-  '',
-  `| ${header.join(' | ')} |`,
-  `|${header.map((_, i) => (i < 2 ? ' --- ' : ' ---: ')).join('|')}|`,
-  ...rows.map((row) => `| ${row.join(' | ')} |`),
+    'Speed-up = peer ms / gridsample ms on the same platform, against the fastest peer whose ' +
+    'output is exact: native peers against the native build, wasm peers against the ' +
+    'WebAssembly build (above 1: gridsample is faster). Melem/s = output elements per second.',
+  `- Exact: within ${dtypes.map((d) => `${toleranceOf(d)} (${d})`).join(', ')} of gridsample's ` +
+    `native output at every element; ${INEXACT} marks a time whose output is not, which never ` +
+    'counts as the fastest exact peer.',
+  ...sections,
   '',
   ...notes.map((text, i) => `- [${i + 1}] ${text}`),
   ...agreement,
