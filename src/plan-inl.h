@@ -17,6 +17,7 @@
 
 #include "coords-inl.h"
 #include "coords.h"
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "windows.h"
 
@@ -169,6 +170,23 @@ HWY_INLINE void StoreFixedPairWeights(D d, const WindowBlock<2>& block, hn::Vec<
   SplitFixedPair<0, kRank>(d, block, all_whole, whole, 0, unit, pitch, row_weights);
 }
 
+// Prefetches the windows (windows.h) of every kPrefetchEvery-th of the n locations planned at
+// base_offsets: neighbours in a warp share their lines, and more prefetches only wait on the
+// same memory.
+inline constexpr size_t kPrefetchEvery = 4;
+HWY_INLINE void PrefetchWindows(const WindowPrefetch& prefetch, const int32_t* base_offsets,
+                                size_t n) {
+  for (size_t lane = 0; lane < n; lane += kPrefetchEvery) {
+    for (size_t row = 0; row < prefetch.rows; ++row) {
+      const size_t at = static_cast<size_t>(base_offsets[lane] + prefetch.row_deltas[row]) *
+                        prefetch.element_bytes;
+      for (size_t plane = 0; plane < prefetch.planes; ++plane) {
+        hwy::Prefetch(prefetch.first + plane * prefetch.plane_bytes + at);
+      }
+    }
+  }
+}
+
 // The plan of the pair and quad paths (linear_pairs.h, cubic_quads.h), for kRank axes whose
 // windows of Axis::kTaps elements Axis plans. Per vector of locations: each axis's windows (as
 // vectors, or lane by lane where a lane needs the scalar plan), then the corner offset and every
@@ -177,7 +195,8 @@ HWY_INLINE void StoreFixedPairWeights(D d, const WindowBlock<2>& block, hn::Vec<
 template <size_t kRank, class Axis>
 void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const int64_t* strides,
                   const Options& options, int fixed_bits, size_t count, size_t pitch,
-                  int32_t* HWY_RESTRICT base_offsets, float* HWY_RESTRICT row_weights) {
+                  int32_t* HWY_RESTRICT base_offsets, float* HWY_RESTRICT row_weights,
+                  const WindowPrefetch* prefetch) {
   constexpr size_t kTaps = Axis::kTaps;
   constexpr size_t kIn = kRank - 1;  // the innermost axis
   size_t rows = 1;
@@ -215,6 +234,7 @@ void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
                                    hn::Set(di, static_cast<int32_t>(strides[a]))));
     }
     hn::StoreU(base, di, base_offsets + i);
+    if (prefetch != nullptr) PrefetchWindows(*prefetch, base_offsets + i, lanes);
     if constexpr (kTaps == 2) {
       if (fixed) {
         // Lanes planned in vectors are finite, and complete unless padded with zeros.

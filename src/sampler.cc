@@ -61,6 +61,10 @@ struct Tuning {
   static constexpr size_t kChannelsLastWidth = 32;
   static constexpr size_t kChannelsLastPlane = 4096;
   static constexpr size_t kChannelsLastCubic3D = 12;
+  // The pair path prefetches its windows as it plans them when one batch item's input passes
+  // this many bytes: larger inputs leave the caches, and smaller ones stay there, where the
+  // prefetches cost a tenth more time.
+  static constexpr size_t kPrefetchInput = size_t{8} << 20;
 };
 
 size_t RoundUp(size_t n, size_t block) { return (n + block - 1) / block * block; }
@@ -121,6 +125,8 @@ struct CallSetup {
   size_t padded_channels;
   const float* pixels;
   int64_t pixels_batch;
+  // The pair path with PathChoice::prefetch: X, whose planes it prefetches as it plans.
+  const void* prefetch_x;
   // Integer and bool X on the generic path: fixed-point weights summed exactly (convert.h).
   bool exact;
   // Integer and bool X: kFixedBits of X's dtype; 0 for the other dtypes.
@@ -301,7 +307,7 @@ constexpr PairKind PairKindOf() {
 
 // Plans one tile for the pair or quad path (a float32-computed grid: float32, float16,
 // bfloat16).
-template <DType GD>
+template <DType XD, DType GD>
 void PlanWindowsTile(const CallSetup& setup, const void* grid, int64_t n, int64_t l0, size_t count,
                      Scratch<float>* s) {
   const Problem& p = *setup.problem;
@@ -317,8 +323,18 @@ void PlanWindowsTile(const CallSetup& setup, const void* grid, int64_t n, int64_
     PlanCubicQuads(values, p.rank, p.in.data(), p.stride.data(), setup.options, count,
                    setup.tile, s->base_offsets, s->row_weights);
   } else {
+    WindowPrefetch prefetch;
+    if (setup.prefetch_x != nullptr) {
+      const size_t element = sizeof(typename Traits<XD>::Storage);
+      const size_t plane_bytes = static_cast<size_t>(p.in_plane) * element;
+      prefetch = {static_cast<const unsigned char*>(setup.prefetch_x) +
+                      static_cast<size_t>(n * p.channels) * plane_bytes,
+                  plane_bytes, static_cast<size_t>(p.channels), element, setup.row_deltas,
+                  setup.rows};
+    }
     PlanLinearPairs(values, p.rank, p.in.data(), p.stride.data(), setup.options,
-                    setup.fixed_bits, count, setup.tile, s->base_offsets, s->row_weights);
+                    setup.fixed_bits, count, setup.tile, s->base_offsets, s->row_weights,
+                    setup.prefetch_x != nullptr ? &prefetch : nullptr);
   }
 }
 
@@ -492,6 +508,7 @@ void SampleTile(const CallSetup& setup, const void* x, void* y, int64_t n, int64
 struct PathChoice {
   SamplerPath path;
   size_t padded_channels;  // the channels-last path's channels per pixel, else 0
+  bool prefetch;           // the pair path prefetches its windows as it plans (windows.h)
   size_t tile;             // locations per tile, a multiple of kRowBlock
   size_t threads;
 };
@@ -502,6 +519,7 @@ struct PathTypes {
   bool channels_last;  // ... and the pair kind is a float one
   bool float32_x;
   bool float32_grid;
+  size_t x_bytes;  // bytes per element of X
 };
 
 template <DType XD, DType GD>
@@ -512,7 +530,7 @@ constexpr PathTypes PathTypesOf() {
   return {kWindows,
           kWindows && (kPairKind == PairKind::kF32 || kPairKind == PairKind::kF16 ||
                        kPairKind == PairKind::kBF16),
-          XD == DType::kFloat32, GD == DType::kFloat32};
+          XD == DType::kFloat32, GD == DType::kFloat32, sizeof(typename Traits<XD>::Storage)};
 }
 
 PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes& types) {
@@ -538,7 +556,7 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
       types.channels_last && (at(SamplerPath::kPairs) || at(SamplerPath::kQuads)) &&
       static_cast<size_t>(p.in_plane) <= Tuning::kMaxChannelsLast / padded;
   // The fastest that can, as measured (Tuning), unless a test forces one that can.
-  PathChoice choice{SamplerPath::kGeneric, 0, 0, 0};
+  PathChoice choice{SamplerPath::kGeneric, 0, false, 0, 0};
   for (SamplerPath path : {SamplerPath::kNearestPlan, SamplerPath::kPairs, SamplerPath::kQuads}) {
     if (at(path)) choice.path = path;
   }
@@ -548,6 +566,10 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
   const int forced = forced_path.load(std::memory_order_relaxed);
   if (forced >= 0 && can[forced]) choice.path = static_cast<SamplerPath>(forced);
   if (choice.path == SamplerPath::kChannelsLast) choice.padded_channels = padded;
+  choice.prefetch = choice.path == SamplerPath::kPairs &&
+                    static_cast<double>(p.channels) * static_cast<double>(p.in_plane) *
+                            static_cast<double>(types.x_bytes) >
+                        static_cast<double>(Tuning::kPrefetchInput);
 
   const double work = static_cast<double>(p.y_count) * static_cast<double>(combinations);
   size_t threads = options.num_threads == 0 ? HardwareThreads()
@@ -594,6 +616,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   setup.fixed_bits = kExactOutputs<XD> ? kFixedBits<XD> : 0;
   setup.exact = kExactOutputs<XD> && !IsWindowPath(setup.path) && options.mode != Mode::kNearest;
   setup.padded_channels = choice.padded_channels;
+  setup.prefetch_x = choice.prefetch ? x.data : nullptr;
   setup.pixels = nullptr;
   setup.pixels_batch = 0;
   setup.tile = choice.tile;
@@ -640,7 +663,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
           std::min<int64_t>(static_cast<int64_t>(setup.tile), p.out_plane - l0));
       if constexpr (kWindowTypes) {
         if (IsWindowPath(setup.path)) {
-          PlanWindowsTile<GD>(setup, grid.data, n, l0, count, &scratch[worker]);
+          PlanWindowsTile<XD, GD>(setup, grid.data, n, l0, count, &scratch[worker]);
           if constexpr (kChannelsLastTypes) {
             if (setup.padded_channels > 0) {
               SampleChannelsLastTile<XD, GD>(setup, grid.data, x.data, y.data, n, l0, count,

@@ -247,6 +247,23 @@ TEST_CASE("The channels-last path copies large batches an item at a time", "[sam
   }
 }
 
+TEST_CASE("The pair path prefetching large inputs equals the reference", "[sampler]") {
+  // Three float32 planes of 1100x1100 (14 MB) and 3 uint16 planes of 1700x1700 (17 MB): past
+  // the size from which the pair path prefetches its windows as it plans, in 2-D and 3-D, the
+  // whole input reachable (the taps of the first and last planes at the input's far corner).
+  GridSampleTester().input({1, 3, 1100, 1100}).output({61, 67}).grid_range(1.1).seed(960).Test();
+  GridSampleTester()
+      .input({2, 3, 1700, 1700})
+      .output({37, 41})
+      .dtype(DType::kUInt16)
+      .padding(Padding::kBorder)
+      .grid_range(1.2)
+      .threads(2)
+      .seed(961)
+      .Test();
+  GridSampleTester().input({1, 4, 9, 300, 400}).output({5, 7, 9}).grid_range(1.1).seed(962).Test();
+}
+
 TEST_CASE("The cubic quad path equals the reference in 1-D, 2-D and 3-D", "[sampler]") {
   // float32 with every axis of at least 4 elements: windows of four, including axes of
   // exactly 4, every padding, non-finite inputs, every target.
