@@ -100,6 +100,16 @@ Status CheckDType(const char* name, DType dtype) {
   return Status::Ok();
 }
 
+// An output's dtype must be its input's.
+Status CheckSameDType(const char* name, DType dtype, const char* input, DType input_dtype) {
+  if (dtype != input_dtype) {
+    return Status(StatusCode::kTypeMismatch, std::string(name) + ": dtype " + DTypeName(dtype) +
+                                                 " must equal " + input + "'s dtype " +
+                                                 DTypeName(input_dtype));
+  }
+  return Status::Ok();
+}
+
 // The shape checks OutputShape and Validate share; fills every field of *p.
 Status CheckShapes(const int64_t* x_shape, size_t x_rank, const int64_t* grid_shape,
                    size_t grid_rank, Problem* p) {
@@ -210,10 +220,8 @@ Status Validate(const TensorView& x, const TensorView& grid, const MutableTensor
                   std::string("grid: dtype ") + DTypeName(grid.dtype) +
                       " is not a grid type (" + GridDTypeNames() + ")");
   }
-  if (y.dtype != x.dtype) {
-    return Status(StatusCode::kTypeMismatch, std::string("y: dtype ") + DTypeName(y.dtype) +
-                                                 " must equal x's dtype " + DTypeName(x.dtype));
-  }
+  status = CheckSameDType("y", y.dtype, "x", x.dtype);
+  if (!status.ok()) return status;
   status = CheckShapes(x.shape, x.rank, grid.shape, grid.rank, p);
   if (!status.ok()) return status;
   int64_t y_count = 0;
@@ -304,11 +312,8 @@ Status ValidateAffineGrid(const TensorView& theta, const int64_t* size, size_t s
                   std::string("theta: dtype ") + DTypeName(theta.dtype) +
                       " is not a floating-point type (" + GridDTypeNames() + ")");
   }
-  if (grid.dtype != theta.dtype) {
-    return Status(StatusCode::kTypeMismatch,
-                  std::string("grid: dtype ") + DTypeName(grid.dtype) +
-                      " must equal theta's dtype " + DTypeName(theta.dtype));
-  }
+  status = CheckSameDType("grid", grid.dtype, "theta", theta.dtype);
+  if (!status.ok()) return status;
   status = CheckAffineShapes(theta.shape, theta.rank, size, size_length, p);
   if (!status.ok()) return status;
   int64_t grid_count = 0;

@@ -442,6 +442,28 @@ function putDims(heap64, at, dims) {
   for (let i = 0; i < dims.length; ++i) heap64[base + i] = dims[i];
 }
 
+// Calls body(at) with `at` the heap addresses of `lists` (arrays of dims) written there as
+// float64 one after another, then of room for `room` more: in the scratch of init(), or in a
+// block of the call's own when they do not fit there (freed however body ends).
+function withDims(lists, room, body) {
+  let count = room;
+  for (const list of lists) count += list.length;
+  const own = count > runtime.dimsCapacity ? allocate(count * 8, 'the dims') : 0;
+  try {
+    const at = [];
+    let next = own || runtime.dimsScratch;
+    for (const list of lists) {
+      at.push(next);
+      putDims(runtime.module.HEAPF64, next, list);
+      next += 8 * list.length;
+    }
+    at.push(next);
+    return body(at);
+  } finally {
+    if (own) runtime.module._free(own);
+  }
+}
+
 function sameDims(a, b) {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; ++i) {
@@ -470,13 +492,29 @@ function outputDims(xDims, gridDims, xAt, gridAt, yAt) {
   return yDims;
 }
 
-// Y = GridSample(X, grid): see index.d.ts.
-export function gridSample(x, grid, options) {
+// The loaded module, or an Error naming `caller` before init() resolves.
+function loadedModule(caller) {
   if (!runtime) {
     throw new Error('gridsample: the WebAssembly module is not loaded: call init() and await ' +
-                    'it before gridSample()');
+                    `it before ${caller}()`);
   }
-  const module = runtime.module;
+  return runtime.module;
+}
+
+// A new array of the class named `array` (a typed array's name), `count` long; a RangeError
+// naming `what` (its `bytes`) when JavaScript cannot allocate it now.
+function newArray(array, count, bytes, what) {
+  try {
+    return new (ARRAY_CLASSES.get(array))(count);
+  } catch {
+    throw new RangeError(`gridsample: ${what} needs ${bytes} bytes, which JavaScript cannot ` +
+                         'allocate now');
+  }
+}
+
+// Y = GridSample(X, grid): see index.d.ts.
+export function gridSample(x, grid, options) {
+  const module = loadedModule('gridSample');
   const xt = readTensor('x', x);
   const gt = readTensor('grid', grid);
   const { mode, paddingMode, alignCorners, out } = readOptions(options);
@@ -489,16 +527,7 @@ export function gridSample(x, grid, options) {
     throw new TypeError('gridsample: grid.type: a grid holds coordinates, not strings (expected ' +
                         'a floating-point type)');
   }
-  const xRank = xt.dims.length;
-  const gridRank = gt.dims.length;
-  const dimsCount = 2 * xRank + gridRank;
-  const ownDims = dimsCount > runtime.dimsCapacity ? allocate(dimsCount * 8, 'the dims') : 0;
-  try {
-    const xDims = ownDims || runtime.dimsScratch;
-    const gridDims = xDims + 8 * xRank;
-    const yDimsAt = gridDims + 8 * gridRank;
-    putDims(module.HEAPF64, xDims, xt.dims);
-    putDims(module.HEAPF64, gridDims, gt.dims);
+  return withDims([xt.dims, gt.dims], xt.dims.length, ([xDims, gridDims, yDimsAt]) => {
     const yDims = outputDims(xt.dims, gt.dims, xDims, gridDims, yDimsAt);
     checkLength('x', xt);
     checkLength('grid', gt);
@@ -507,9 +536,7 @@ export function gridSample(x, grid, options) {
     const call = { xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, paddingValue, alignCorners,
                    out };
     return xt.info.name === 'string' ? sampleStrings(call) : sampleNumbers(call);
-  } finally {
-    if (ownDims) module._free(ownDims);
-  }
+  });
 }
 
 // X of strings: the glue returns Y as indices into X's strings (see GridSampleStringsJs), so
@@ -577,12 +604,7 @@ function sampleNumbers({ xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, pad
     y = out.target;
     yView = out.bytes;
   } else {
-    try {
-      y = new (ARRAY_CLASSES.get(xt.array))(yCount);
-    } catch {
-      throw new RangeError(`gridsample: the output needs ${yBytes} bytes, which JavaScript ` +
-                           'cannot allocate now');
-    }
+    y = newArray(xt.array, yCount, yBytes, 'the output');
     yView = bytesOf('y', y);
   }
   const ptr = allocate(total, 'the tensors');
@@ -661,11 +683,7 @@ function readSize(size) {
 
 // grid = AffineGrid(theta, size): see index.d.ts.
 export function affineGrid(theta, size, options) {
-  if (!runtime) {
-    throw new Error('gridsample: the WebAssembly module is not loaded: call init() and await ' +
-                    'it before affineGrid()');
-  }
-  const module = runtime.module;
+  const module = loadedModule('affineGrid');
   const tt = readTensor('theta', theta);
   const sizeValues = readSize(size);
   const affineOptions = checkOptionNames(options, AFFINE_OPTION_NAMES);
@@ -678,14 +696,7 @@ export function affineGrid(theta, size, options) {
   }
   const thetaRank = tt.dims.length;
   const gridRank = sizeValues.length;
-  const dimsCount = thetaRank + 2 * gridRank;
-  const ownDims = dimsCount > runtime.dimsCapacity ? allocate(dimsCount * 8, 'the dims') : 0;
-  try {
-    const thetaDims = ownDims || runtime.dimsScratch;
-    const sizeAt = thetaDims + 8 * thetaRank;
-    const gridDimsAt = sizeAt + 8 * gridRank;
-    putDims(module.HEAPF64, thetaDims, tt.dims);
-    putDims(module.HEAPF64, sizeAt, sizeValues);
+  return withDims([tt.dims, sizeValues], gridRank, ([thetaDims, sizeAt, gridDimsAt]) => {
     let code = module.affineGridShape(thetaDims, thetaRank, sizeAt, gridRank, gridDimsAt);
     if (code !== runtime.ok) throw errorOf(code);
     const gridDims = Array.from(module.HEAPF64.subarray(gridDimsAt / 8, gridDimsAt / 8 + gridRank));
@@ -697,13 +708,7 @@ export function affineGrid(theta, size, options) {
       throw new RangeError(`gridsample: theta and the grid ${shapeText(gridDims)} need ${total} ` +
                            `bytes, more than the WebAssembly heap holds (${MAX_HEAP_BYTES})`);
     }
-    let grid;
-    try {
-      grid = new (ARRAY_CLASSES.get(tt.array))(gridCount);
-    } catch {
-      throw new RangeError(`gridsample: the grid needs ${gridBytes} bytes, which JavaScript ` +
-                           'cannot allocate now');
-    }
+    const grid = newArray(tt.array, gridCount, gridBytes, 'the grid');
     const ptr = allocate(total, 'theta and the grid');
     try {
       const gridPtr = ptr + alignUp(tt.byteLength);
@@ -716,7 +721,5 @@ export function affineGrid(theta, size, options) {
       module._free(ptr);
     }
     return { data: grid, dims: gridDims, type: tt.info.name };
-  } finally {
-    if (ownDims) module._free(ownDims);
-  }
+  });
 }

@@ -190,6 +190,24 @@ GRIDSAMPLE_DTYPE_OF(std::complex<double>, Complex128)
 GRIDSAMPLE_DTYPE_OF(std::string, String)
 #undef GRIDSAMPLE_DTYPE_OF
 
+namespace internal {
+// For the typed overloads: resizes *out to the element count of `shape`, which the shape
+// function has checked against int64 and size_t; the bytes must fit too, checked before
+// allocating (kOutOfRange naming `name`).
+template <typename T>
+Status ResizeToShape(const char* name, const std::vector<int64_t>& shape, std::vector<T>* out) {
+  size_t count = 1;
+  for (int64_t extent : shape) count *= static_cast<size_t>(extent);
+  if (count > out->max_size()) {
+    return Status(StatusCode::kOutOfRange, std::string(name) + ": " + std::to_string(count) +
+                                               " elements of " + DTypeName(DTypeOf<T>::value) +
+                                               " overflow the address space");
+  }
+  out->resize(count);
+  return Status::Ok();
+}
+}  // namespace internal
+
 // Typed convenience: computes the output shape, resizes *y and runs GridSample. T is X's element
 // type (see DTypeOf), G the grid's (float or double). An output whose byte size overflows is
 // kOutOfRange; one that merely does not fit in memory throws std::bad_alloc from std::vector,
@@ -204,16 +222,9 @@ Status GridSample(const T* x, const std::vector<int64_t>& x_shape, const G* grid
   Status status =
       OutputShape(x_shape.data(), x_shape.size(), grid_shape.data(), grid_shape.size(), &shape);
   if (!status.ok()) return status;
-  size_t count = 1;
-  for (int64_t extent : shape) count *= static_cast<size_t>(extent);  // checked by OutputShape
   std::vector<T> out;
-  // OutputShape bounds the element count; the bytes must fit too, checked before allocating.
-  if (count > out.max_size()) {
-    return Status(StatusCode::kOutOfRange, "y: " + std::to_string(count) + " elements of " +
-                                               DTypeName(DTypeOf<T>::value) +
-                                               " overflow the address space");
-  }
-  out.resize(count);
+  status = internal::ResizeToShape("y", shape, &out);
+  if (!status.ok()) return status;
   status = GridSample(TensorView{DTypeOf<T>::value, x, x_shape.data(), x_shape.size()},
                       TensorView{DTypeOf<G>::value, grid, grid_shape.data(), grid_shape.size()},
                       MutableTensorView{DTypeOf<T>::value, out.data(), shape.data(), shape.size()},
@@ -236,15 +247,9 @@ Status AffineGrid(const T* theta, const std::vector<int64_t>& theta_shape,
   Status status =
       AffineGridShape(theta_shape.data(), theta_shape.size(), size.data(), size.size(), &shape);
   if (!status.ok()) return status;
-  size_t count = 1;
-  for (int64_t extent : shape) count *= static_cast<size_t>(extent);  // checked above
   std::vector<T> out;
-  if (count > out.max_size()) {
-    return Status(StatusCode::kOutOfRange, "grid: " + std::to_string(count) + " elements of " +
-                                               DTypeName(DTypeOf<T>::value) +
-                                               " overflow the address space");
-  }
-  out.resize(count);
+  status = internal::ResizeToShape("grid", shape, &out);
+  if (!status.ok()) return status;
   status = AffineGrid(
       TensorView{DTypeOf<T>::value, theta, theta_shape.data(), theta_shape.size()}, size.data(),
       size.size(),
