@@ -144,8 +144,9 @@ Status GridSample(const TensorView& x, const TensorView& grid, const MutableTens
                   const Options& options = {});
 
 // AffineGrid (ONNX opset 20): the sampling grid of a batch of affine maps, ready for
-// GridSample. Its contract is GridSample's (memory, aliasing: grid must not overlap theta or
-// size, errors); it runs on the calling thread only. Semantics: docs/semantics.md, AffineGrid.
+// GridSample. Its contract is GridSample's (aliasing: grid must not overlap theta or size;
+// errors), but it runs on the calling thread only and its only scratch, the base coordinates of
+// each axis, is freed before it returns. Semantics: docs/semantics.md, AffineGrid.
 
 // The ONNX attribute: whether -1 and 1 are the centres of the corner pixels (true) or their
 // outer edges (false).
