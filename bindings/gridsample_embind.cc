@@ -196,6 +196,46 @@ int GridSampleStringsJs(uintptr_t x_dims, int x_rank, uintptr_t grid, int grid_d
   });
 }
 
+// AffineGrid's shape: writes the grid's dims (size_length of them, as float64) to grid_dims.
+// theta's dims and the size values are float64 on the heap, as the other dims.
+int AffineGridShapeJs(uintptr_t theta_dims, int theta_rank, uintptr_t size, int size_length,
+                      uintptr_t grid_dims) {
+  return Guarded([&] {
+    const std::vector<int64_t> theta_shape = DimsAt(theta_dims, theta_rank);
+    const std::vector<int64_t> values = DimsAt(size, size_length);
+    std::vector<int64_t> shape;
+    const Status status = AffineGridShape(theta_shape.data(), theta_shape.size(), values.data(),
+                                          values.size(), &shape);
+    if (status.ok()) {
+      double* out = reinterpret_cast<double*>(grid_dims);
+      for (size_t i = 0; i < shape.size(); ++i) out[i] = static_cast<double>(shape[i]);
+    }
+    return status;
+  });
+}
+
+// grid = AffineGrid(theta, size) over heap buffers the wrapper allocated (the grid: of theta's
+// dtype and of the dims AffineGridShapeJs gave, which AffineGrid checks again).
+int AffineGridJs(uintptr_t theta, int dtype, uintptr_t theta_dims, int theta_rank, uintptr_t size,
+                 int size_length, uintptr_t grid, uintptr_t grid_dims, int grid_rank,
+                 bool align_corners) {
+  return Guarded([&] {
+    const std::vector<int64_t> theta_shape = DimsAt(theta_dims, theta_rank);
+    const std::vector<int64_t> values = DimsAt(size, size_length);
+    const std::vector<int64_t> grid_shape = DimsAt(grid_dims, grid_rank);
+    const DType type = static_cast<DType>(dtype);
+    AffineGridOptions options;
+    options.align_corners = align_corners;
+    return AffineGrid(
+        TensorView{type, reinterpret_cast<const void*>(theta), theta_shape.data(),
+                   theta_shape.size()},
+        values.data(), values.size(),
+        MutableTensorView{type, reinterpret_cast<void*>(grid), grid_shape.data(),
+                          grid_shape.size()},
+        options);
+  });
+}
+
 // Bytes malloc has handed out and not taken back: the tests' probe for leaks.
 double HeapInUse() { return static_cast<double>(mallinfo().uordblks); }
 
@@ -215,6 +255,8 @@ EMSCRIPTEN_BINDINGS(gridsample) {
   emscripten::function("outputShape", &gridsample::OutputShapeJs);
   emscripten::function("gridSample", &gridsample::GridSampleJs);
   emscripten::function("gridSampleStrings", &gridsample::GridSampleStringsJs);
+  emscripten::function("affineGridShape", &gridsample::AffineGridShapeJs);
+  emscripten::function("affineGrid", &gridsample::AffineGridJs);
   emscripten::function("lastMessageAt", &gridsample::LastMessageAt);
   emscripten::function("heapInUse", &gridsample::HeapInUse);
 }

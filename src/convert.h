@@ -95,6 +95,21 @@ inline uint16_t BF16BitsFromF32(float f) {
   return static_cast<uint16_t>((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16);
 }
 
+// float64 → float32 rounded to odd: the float32 next to `d` toward zero, its last bit set when
+// that is inexact. Rounding this float32 to a format at least two bits narrower rounds `d`
+// itself (no double rounding), so float16/bfloat16 outputs computed in float64 round once.
+inline float RoundToOddF32(double d) {
+  float f = static_cast<float>(d);
+  if (std::isnan(d) || static_cast<double>(f) == d) return f;
+  // Past the float32 range `f` is an infinity: the step toward zero gives the largest finite.
+  if (std::fabs(static_cast<double>(f)) > std::fabs(d)) f = std::nextafter(f, 0.0f);
+  return FloatOf(BitsOf(f) | 1u);
+}
+
+// float64 → IEEE binary16 / bfloat16 bits, rounding to nearest even once.
+inline uint16_t F16BitsFromF64(double d) { return F16BitsFromF32(RoundToOddF32(d)); }
+inline uint16_t BF16BitsFromF64(double d) { return BF16BitsFromF32(RoundToOddF32(d)); }
+
 // ONNX Cast from floating point to an integer type: NaN → 0, truncate toward zero, saturate.
 template <typename Int, typename Float>
 Int SaturatingCast(Float v) {

@@ -100,6 +100,16 @@ Status CheckDType(const char* name, DType dtype) {
   return Status::Ok();
 }
 
+// An output's dtype must be its input's.
+Status CheckSameDType(const char* name, DType dtype, const char* input, DType input_dtype) {
+  if (dtype != input_dtype) {
+    return Status(StatusCode::kTypeMismatch, std::string(name) + ": dtype " + DTypeName(dtype) +
+                                                 " must equal " + input + "'s dtype " +
+                                                 DTypeName(input_dtype));
+  }
+  return Status::Ok();
+}
+
 // The shape checks OutputShape and Validate share; fills every field of *p.
 Status CheckShapes(const int64_t* x_shape, size_t x_rank, const int64_t* grid_shape,
                    size_t grid_rank, Problem* p) {
@@ -210,10 +220,8 @@ Status Validate(const TensorView& x, const TensorView& grid, const MutableTensor
                   std::string("grid: dtype ") + DTypeName(grid.dtype) +
                       " is not a grid type (" + GridDTypeNames() + ")");
   }
-  if (y.dtype != x.dtype) {
-    return Status(StatusCode::kTypeMismatch, std::string("y: dtype ") + DTypeName(y.dtype) +
-                                                 " must equal x's dtype " + DTypeName(x.dtype));
-  }
+  status = CheckSameDType("y", y.dtype, "x", x.dtype);
+  if (!status.ok()) return status;
   status = CheckShapes(x.shape, x.rank, grid.shape, grid.rank, p);
   if (!status.ok()) return status;
   int64_t y_count = 0;
@@ -245,6 +253,82 @@ Status Validate(const TensorView& x, const TensorView& grid, const MutableTensor
        {std::make_tuple("x", x.dtype, x.data, p->x_count),
         std::make_tuple("grid", grid.dtype, grid.data, p->grid_count),
         std::make_tuple("y", y.dtype, static_cast<const void*>(y.data), p->y_count)}) {
+    status = CheckBytes(name, dtype, count);
+    if (!status.ok()) return status;
+    status = CheckData(name, data, count);
+    if (!status.ok()) return status;
+  }
+  return Status::Ok();
+}
+
+Status CheckAffineShapes(const int64_t* theta_shape, size_t theta_rank, const int64_t* size,
+                         size_t size_length, AffineProblem* p) {
+  // The length first: the values are read only once it is known to be 4 or 5.
+  if (size_length != 4 && size_length != 5) {
+    return Invalid("size: " + std::to_string(size_length) +
+                   " values; expected 4, (N, C, H, W), or 5, (N, C, D, H, W)");
+  }
+  if (size == nullptr) {
+    return Invalid("size: the values are null but their count is " +
+                   std::to_string(size_length));
+  }
+  for (size_t i = 0; i < size_length; ++i) {
+    if (size[i] < 0) {
+      return Invalid("size: value " + std::to_string(size[i]) + " at index " +
+                     std::to_string(i) + " of " + ShapeString(size, size_length) +
+                     " is negative");
+    }
+  }
+  Status status = CheckShape("theta", theta_shape, theta_rank, &p->theta_count);
+  if (!status.ok()) return status;
+  const size_t r = size_length - 2;
+  const int64_t rows = static_cast<int64_t>(r);
+  if (theta_rank != 3 || theta_shape[1] != rows || theta_shape[2] != rows + 1) {
+    return Invalid("theta: shape " + ShapeString(theta_shape, theta_rank) + " must be (N, " +
+                   std::to_string(rows) + ", " + std::to_string(rows + 1) + ") for the " +
+                   std::to_string(r) + "-D size " + ShapeString(size, size_length));
+  }
+  if (theta_shape[0] != size[0]) {
+    return Invalid("theta: batch " + std::to_string(theta_shape[0]) + " must equal N = " +
+                   std::to_string(size[0]) + " of size " + ShapeString(size, size_length));
+  }
+  p->rank = r;
+  p->batch = size[0];
+  p->out.assign(size + 2, size + size_length);
+  p->grid_shape = {p->batch};
+  p->grid_shape.insert(p->grid_shape.end(), p->out.begin(), p->out.end());
+  p->grid_shape.push_back(rows);
+  return CheckShape("grid", p->grid_shape.data(), p->grid_shape.size(), &p->grid_count);
+}
+
+Status ValidateAffineGrid(const TensorView& theta, const int64_t* size, size_t size_length,
+                          const MutableTensorView& grid, AffineProblem* p) {
+  Status status = CheckDType("theta", theta.dtype);
+  if (!status.ok()) return status;
+  status = CheckDType("grid", grid.dtype);
+  if (!status.ok()) return status;
+  if (!IsGridDType(theta.dtype)) {
+    return Status(StatusCode::kTypeMismatch,
+                  std::string("theta: dtype ") + DTypeName(theta.dtype) +
+                      " is not a floating-point type (" + GridDTypeNames() + ")");
+  }
+  status = CheckSameDType("grid", grid.dtype, "theta", theta.dtype);
+  if (!status.ok()) return status;
+  status = CheckAffineShapes(theta.shape, theta.rank, size, size_length, p);
+  if (!status.ok()) return status;
+  int64_t grid_count = 0;
+  status = CheckShape("grid", grid.shape, grid.rank, &grid_count);
+  if (!status.ok()) return status;
+  if (!std::equal(p->grid_shape.begin(), p->grid_shape.end(), grid.shape,
+                  grid.shape + grid.rank)) {
+    return Invalid("grid: shape " + ShapeString(grid.shape, grid.rank) + " must be " +
+                   ShapeString(p->grid_shape.data(), p->grid_shape.size()) +
+                   (p->rank == 2 ? " (N, H, W, 2)" : " (N, D, H, W, 3)"));
+  }
+  for (const auto& [name, dtype, data, count] :
+       {std::make_tuple("theta", theta.dtype, theta.data, p->theta_count),
+        std::make_tuple("grid", grid.dtype, static_cast<const void*>(grid.data),
+                        p->grid_count)}) {
     status = CheckBytes(name, dtype, count);
     if (!status.ok()) return status;
     status = CheckData(name, data, count);

@@ -34,6 +34,25 @@ inline constexpr int64_t kMaxTapCombinations = 16384;
 Status Validate(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
                 const Options& options, Problem* problem);
 
+// The validated geometry of one AffineGrid call.
+struct AffineProblem {
+  size_t rank = 0;                  // r: 2 (size is N, C, H, W) or 3 (N, C, D, H, W)
+  int64_t batch = 0;                // N
+  std::vector<int64_t> out;         // the r spatial extents of size: (H, W) or (D, H, W)
+  std::vector<int64_t> grid_shape;  // (N, H, W, 2) or (N, D, H, W, 3)
+  int64_t theta_count = 0;          // N * r * (r + 1)
+  int64_t grid_count = 0;           // N * product of `out` * r
+};
+
+// AffineGridShape's checks: theta's shape against `size` (its length and values); fills
+// *problem.
+Status CheckAffineShapes(const int64_t* theta_shape, size_t theta_rank, const int64_t* size,
+                         size_t size_length, AffineProblem* problem);
+
+// Checks everything AffineGrid's contract requires of its arguments and fills *problem.
+Status ValidateAffineGrid(const TensorView& theta, const int64_t* size, size_t size_length,
+                          const MutableTensorView& grid, AffineProblem* problem);
+
 }  // namespace gridsample
 
 #endif  // GRIDSAMPLE_SRC_VALIDATE_H_

@@ -237,6 +237,54 @@ inline bool ParseInt64(const std::string& token, int64_t* value) {
   return true;
 }
 
+// The tokens of a tensor line, `<name> <dtype> <rank> <dims...> : <values...>`, into *tensor; on
+// malformed input false, with *what saying why.
+inline bool ParseTensorLine(const std::vector<std::string>& tokens, AnyTensor* tensor,
+                            std::string* what) {
+  constexpr int64_t kMaxRank = 32;  // far above any GridSample tensor
+  const std::string name = tokens.empty() ? std::string() : tokens[0];
+  auto fail = [&](const std::string& message) {
+    *what = message;
+    return false;
+  };
+  if (tokens.size() < 4) {
+    return fail(name + ": expected `" + name + " <dtype> <rank> <dims...> : <values...>`");
+  }
+  DType dtype = DType::kFloat32;
+  if (!ParseDType(tokens[1], &dtype).ok()) return fail(name + ": unknown dtype " + tokens[1]);
+  int64_t rank = 0;
+  if (!ParseInt64(tokens[2], &rank) || rank < 0 || rank > kMaxRank) {
+    return fail(name + ": bad rank " + tokens[2]);
+  }
+  const size_t colon = 3 + static_cast<size_t>(rank);
+  if (colon >= tokens.size() || tokens[colon] != ":") {
+    return fail(name + ": expected `:` after " + tokens[2] + " dimensions");
+  }
+  std::vector<int64_t> shape;
+  size_t count = 1;
+  for (size_t i = 3; i < colon; ++i) {
+    int64_t extent = 0;
+    // The bound keeps the product from overflowing; test tensors are tiny.
+    if (!ParseInt64(tokens[i], &extent) || extent < 0 || extent > (int64_t{1} << 20)) {
+      return fail(name + ": bad dimension " + tokens[i]);
+    }
+    shape.push_back(extent);
+    count *= static_cast<size_t>(extent);
+    if (count > (size_t{1} << 24)) return fail(name + ": too many elements");
+  }
+  if (tokens.size() - colon - 1 != count) {
+    return fail(name + ": " + std::to_string(tokens.size() - colon - 1) +
+                " values for a shape of " + std::to_string(count) + " elements");
+  }
+  *tensor = AnyTensor(dtype, std::move(shape));
+  for (size_t i = 0; i < count; ++i) {
+    if (!ParseElement(tokens[colon + 1 + i], tensor, i)) {
+      return fail(name + ": bad value " + tokens[colon + 1 + i] + " for " + tokens[1]);
+    }
+  }
+  return true;
+}
+
 // Line-by-line state machine over the text; the first error stops it.
 class Parser {
  public:
@@ -298,53 +346,15 @@ class Parser {
     return true;
   }
 
-  // `<name> <dtype> <rank> <dims...> : <values...>`
   bool ParseTensor(const std::vector<std::string>& tokens, AnyTensor* tensor) {
-    const std::string& name = tokens[0];
-    if (tokens.size() < 4) {
-      return Fail(name + ": expected `" + name + " <dtype> <rank> <dims...> : <values...>`");
-    }
-    DType dtype = DType::kFloat32;
-    if (!ParseDType(tokens[1], &dtype).ok()) return Fail(name + ": unknown dtype " + tokens[1]);
-    int64_t rank = 0;
-    if (!ParseInt64(tokens[2], &rank) || rank < 0 || rank > kMaxRank) {
-      return Fail(name + ": bad rank " + tokens[2]);
-    }
-    const size_t colon = 3 + static_cast<size_t>(rank);
-    if (colon >= tokens.size() || tokens[colon] != ":") {
-      return Fail(name + ": expected `:` after " + tokens[2] + " dimensions");
-    }
-    std::vector<int64_t> shape;
-    size_t count = 1;
-    for (size_t i = 3; i < colon; ++i) {
-      int64_t extent = 0;
-      // The bound keeps the product from overflowing; test tensors are tiny.
-      if (!ParseInt64(tokens[i], &extent) || extent < 0 || extent > (int64_t{1} << 20)) {
-        return Fail(name + ": bad dimension " + tokens[i]);
-      }
-      shape.push_back(extent);
-      count *= static_cast<size_t>(extent);
-      if (count > (size_t{1} << 24)) return Fail(name + ": too many elements");
-    }
-    if (tokens.size() - colon - 1 != count) {
-      return Fail(name + ": " + std::to_string(tokens.size() - colon - 1) +
-                  " values for a shape of " + std::to_string(count) + " elements");
-    }
-    *tensor = AnyTensor(dtype, std::move(shape));
-    for (size_t i = 0; i < count; ++i) {
-      if (!ParseElement(tokens[colon + 1 + i], tensor, i)) {
-        return Fail(name + ": bad value " + tokens[colon + 1 + i] + " for " + tokens[1]);
-      }
-    }
-    return true;
+    std::string what;
+    return ParseTensorLine(tokens, tensor, &what) || Fail(what);
   }
 
   bool Fail(const std::string& what) {
     error_ = source_ + ":" + std::to_string(line_number_) + ": " + what;
     return false;
   }
-
-  static constexpr int64_t kMaxRank = 32;  // far above any GridSample tensor
 
   std::istream& in_;
   const std::string source_;

@@ -54,7 +54,7 @@ const SCRATCH_DIMS = 48;  // dims a call keeps in the scratch allocated at init(
 // before the core parses it and names it in its message.
 const MAX_SPELLING = 32;
 const OPTION_NAMES = ['mode', 'paddingMode', 'alignCorners', 'out'];
-const OPTION_SET = new Set(OPTION_NAMES);
+const AFFINE_OPTION_NAMES = ['alignCorners'];
 
 let runtime = null;  // what load() returns: the module, the dtypes, parsed attributes, scratch
 let loading = null;  // the promise of the first init() still under way
@@ -329,37 +329,29 @@ function readTensor(name, tensor) {
            byteLength: bytes.byteLength };
 }
 
-// An option name like a known one but for case and underscores (the ONNX attribute spellings
-// padding_mode and align_corners): the known one, for the error message.
-function likelyOption(key) {
-  const plain = key.replace(/_/g, '').toLowerCase();
-  return OPTION_NAMES.find((known) => known.toLowerCase() === plain);
-}
-
-// Reads the options argument once: { mode, paddingMode, alignCorners (a boolean), out } with
-// out undefined or { array, length, bytes, byteLength, target (the caller's array) }.
-function readOptions(options) {
-  if (options === undefined || options === null) options = {};
+// The options argument as an object whose keys are all among `names` ({} when absent). A
+// misspelt option would otherwise be dropped without a word, and its default used: the error
+// names the known one it resembles but for case and underscores (the ONNX attribute spellings
+// padding_mode and align_corners).
+function checkOptionNames(options, names) {
+  if (options === undefined || options === null) return {};
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`gridsample: options must be an object, got ${describe(options)}`);
   }
-  // A misspelt option would otherwise be dropped without a word, and its default used.
   for (const key of Object.keys(options)) {
-    if (!OPTION_SET.has(key)) {
-      const likely = likelyOption(key);
+    if (!names.includes(key)) {
+      const plain = key.replace(/_/g, '').toLowerCase();
+      const likely = names.find((known) => known.toLowerCase() === plain);
       throw new TypeError(`gridsample: options: unknown option ${quote(key)}` +
                           (likely ? ` (did you mean ${likely}?)` : '') +
-                          `; the options are ${OPTION_NAMES.join(', ')}`);
+                          `; the options are ${names.join(', ')}`);
     }
   }
-  const { mode = 'linear', paddingMode = 'zeros', alignCorners = false, out } = options;
-  if (typeof mode !== 'string') {
-    throw new TypeError(`gridsample: options.mode must be a string, got ${describe(mode)}`);
-  }
-  if (typeof paddingMode !== 'string') {
-    throw new TypeError(
-        `gridsample: options.paddingMode must be a string, got ${describe(paddingMode)}`);
-  }
+  return options;
+}
+
+// options.alignCorners (a boolean, 0 or 1; default false) as a boolean.
+function readAlignCorners(alignCorners = false) {
   if (typeof alignCorners !== 'boolean' && typeof alignCorners !== 'number') {
     throw new TypeError(
         'gridsample: options.alignCorners must be a boolean, 0 or 1, got ' +
@@ -369,6 +361,22 @@ function readOptions(options) {
     throw new RangeError(
         `gridsample: options.alignCorners must be a boolean, 0 or 1, got ${alignCorners}`);
   }
+  return alignCorners === true || alignCorners === 1;
+}
+
+// Reads the options argument once: { mode, paddingMode, alignCorners (a boolean), out } with
+// out undefined or { array, length, bytes, byteLength, target (the caller's array) }.
+function readOptions(options) {
+  const { mode = 'linear', paddingMode = 'zeros', alignCorners, out } =
+      checkOptionNames(options, OPTION_NAMES);
+  if (typeof mode !== 'string') {
+    throw new TypeError(`gridsample: options.mode must be a string, got ${describe(mode)}`);
+  }
+  if (typeof paddingMode !== 'string') {
+    throw new TypeError(
+        `gridsample: options.paddingMode must be a string, got ${describe(paddingMode)}`);
+  }
+  const aligned = readAlignCorners(alignCorners);
   let outView;
   if (out !== undefined) {
     const array = arrayName(out);
@@ -379,8 +387,7 @@ function readOptions(options) {
     outView = { array, length: apply(typedArrayLength, out, []), bytes,
                 byteLength: bytes.byteLength, target: out };
   }
-  return { mode, paddingMode, alignCorners: alignCorners === true || alignCorners === 1,
-           out: outView };
+  return { mode, paddingMode, alignCorners: aligned, out: outView };
 }
 
 // What ran while the arguments were read (a getter, a Proxy trap) may have detached or shrunk
@@ -435,6 +442,28 @@ function putDims(heap64, at, dims) {
   for (let i = 0; i < dims.length; ++i) heap64[base + i] = dims[i];
 }
 
+// Calls body(at) with `at` the heap addresses of `lists` (arrays of dims) written there as
+// float64 one after another, then of room for `room` more: in the scratch of init(), or in a
+// block of the call's own when they do not fit there (freed however body ends).
+function withDims(lists, room, body) {
+  let count = room;
+  for (const list of lists) count += list.length;
+  const own = count > runtime.dimsCapacity ? allocate(count * 8, 'the dims') : 0;
+  try {
+    const at = [];
+    let next = own || runtime.dimsScratch;
+    for (const list of lists) {
+      at.push(next);
+      putDims(runtime.module.HEAPF64, next, list);
+      next += 8 * list.length;
+    }
+    at.push(next);
+    return body(at);
+  } finally {
+    if (own) runtime.module._free(own);
+  }
+}
+
 function sameDims(a, b) {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; ++i) {
@@ -463,13 +492,29 @@ function outputDims(xDims, gridDims, xAt, gridAt, yAt) {
   return yDims;
 }
 
-// Y = GridSample(X, grid): see index.d.ts.
-export function gridSample(x, grid, options) {
+// The loaded module, or an Error naming `caller` before init() resolves.
+function loadedModule(caller) {
   if (!runtime) {
     throw new Error('gridsample: the WebAssembly module is not loaded: call init() and await ' +
-                    'it before gridSample()');
+                    `it before ${caller}()`);
   }
-  const module = runtime.module;
+  return runtime.module;
+}
+
+// A new array of the class named `array` (a typed array's name), `count` long; a RangeError
+// naming `what` (its `bytes`) when JavaScript cannot allocate it now.
+function newArray(array, count, bytes, what) {
+  try {
+    return new (ARRAY_CLASSES.get(array))(count);
+  } catch {
+    throw new RangeError(`gridsample: ${what} needs ${bytes} bytes, which JavaScript cannot ` +
+                         'allocate now');
+  }
+}
+
+// Y = GridSample(X, grid): see index.d.ts.
+export function gridSample(x, grid, options) {
+  const module = loadedModule('gridSample');
   const xt = readTensor('x', x);
   const gt = readTensor('grid', grid);
   const { mode, paddingMode, alignCorners, out } = readOptions(options);
@@ -482,16 +527,7 @@ export function gridSample(x, grid, options) {
     throw new TypeError('gridsample: grid.type: a grid holds coordinates, not strings (expected ' +
                         'a floating-point type)');
   }
-  const xRank = xt.dims.length;
-  const gridRank = gt.dims.length;
-  const dimsCount = 2 * xRank + gridRank;
-  const ownDims = dimsCount > runtime.dimsCapacity ? allocate(dimsCount * 8, 'the dims') : 0;
-  try {
-    const xDims = ownDims || runtime.dimsScratch;
-    const gridDims = xDims + 8 * xRank;
-    const yDimsAt = gridDims + 8 * gridRank;
-    putDims(module.HEAPF64, xDims, xt.dims);
-    putDims(module.HEAPF64, gridDims, gt.dims);
+  return withDims([xt.dims, gt.dims], xt.dims.length, ([xDims, gridDims, yDimsAt]) => {
     const yDims = outputDims(xt.dims, gt.dims, xDims, gridDims, yDimsAt);
     checkLength('x', xt);
     checkLength('grid', gt);
@@ -500,9 +536,7 @@ export function gridSample(x, grid, options) {
     const call = { xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, paddingValue, alignCorners,
                    out };
     return xt.info.name === 'string' ? sampleStrings(call) : sampleNumbers(call);
-  } finally {
-    if (ownDims) module._free(ownDims);
-  }
+  });
 }
 
 // X of strings: the glue returns Y as indices into X's strings (see GridSampleStringsJs), so
@@ -570,12 +604,7 @@ function sampleNumbers({ xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, pad
     y = out.target;
     yView = out.bytes;
   } else {
-    try {
-      y = new (ARRAY_CLASSES.get(xt.array))(yCount);
-    } catch {
-      throw new RangeError(`gridsample: the output needs ${yBytes} bytes, which JavaScript ` +
-                           'cannot allocate now');
-    }
+    y = newArray(xt.array, yCount, yBytes, 'the output');
     yView = bytesOf('y', y);
   }
   const ptr = allocate(total, 'the tensors');
@@ -598,4 +627,99 @@ function sampleNumbers({ xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, pad
     module._free(ptr);
   }
   return { data: y, dims: yDims, type: xt.info.name };
+}
+
+// ---------------------------------------------------------------------------------------------
+// affineGrid.
+
+function checkSizeValue(value, what, i) {
+  if (typeof value === 'bigint') {
+    if (value < -Number.MAX_SAFE_INTEGER || value > Number.MAX_SAFE_INTEGER) {
+      throw new RangeError(`gridsample: ${what}[${i}] must be a safe integer, got ${value}n`);
+    }
+    return;
+  }
+  if (typeof value !== 'number') {
+    throw new TypeError(`gridsample: ${what}[${i}] must be an integer (a number or a bigint), ` +
+                        `got ${describe(value)}`);
+  }
+  if (!Number.isSafeInteger(value)) {
+    throw new RangeError(`gridsample: ${what}[${i}] must be an integer, got ${value}`);
+  }
+}
+
+// Reads `size` once: (N, C, H, W) or (N, C, D, H, W) as numbers, from an array of numbers or
+// bigints, a BigInt64Array, or an int64 tensor { data, dims: [4 or 5], type? } such as the
+// ort.Tensor an ONNX model takes. The core checks the values (non-negative, theta's N).
+function readSize(size) {
+  const tensor = size !== null && typeof size === 'object' && arrayName(size) === undefined;
+  const { data: values, dims, type } = tensor ? size : { data: size };
+  const what = tensor ? 'size.data' : 'size';
+  if (type !== undefined && type !== 'int64') {
+    throw new TypeError(`gridsample: size.type must be "int64", got ${describe(type)}`);
+  }
+  const array = arrayName(values);
+  if (array !== 'Array' && array !== 'BigInt64Array') {
+    throw new TypeError(`gridsample: ${what} must be an array of integers, a BigInt64Array or ` +
+                        `an int64 tensor { data, dims }, got ${describe(values)}`);
+  }
+  const length = array === 'Array' ? values.length : apply(typedArrayLength, values, []);
+  if (length !== 4 && length !== 5) {
+    throw new RangeError(`gridsample: ${what} has ${typeof length === 'number' ? length :
+        describe(length)} values; expected 4, (N, C, H, W), or 5, (N, C, D, H, W)`);
+  }
+  if (dims !== undefined && (!Array.isArray(dims) || dims.length !== 1 || dims[0] !== length)) {
+    throw new RangeError(`gridsample: size.dims must be [${length}] for the ${length} values ` +
+                         'of size.data');
+  }
+  const copy = [];
+  for (let i = 0; i < length; ++i) {
+    const value = values[i];
+    checkSizeValue(value, what, i);
+    copy.push(Number(value));
+  }
+  return copy;
+}
+
+// grid = AffineGrid(theta, size): see index.d.ts.
+export function affineGrid(theta, size, options) {
+  const module = loadedModule('affineGrid');
+  const tt = readTensor('theta', theta);
+  const sizeValues = readSize(size);
+  const affineOptions = checkOptionNames(options, AFFINE_OPTION_NAMES);
+  const alignCorners = readAlignCorners(affineOptions.alignCorners);
+  // From here on, no code of the caller's runs (see gridSample).
+  checkStillUsable('theta.data', tt);
+  if (tt.info.name === 'string') {
+    throw new TypeError('gridsample: theta.type: theta holds affine matrices, not strings ' +
+                        '(expected a floating-point type)');
+  }
+  const thetaRank = tt.dims.length;
+  const gridRank = sizeValues.length;
+  return withDims([tt.dims, sizeValues], gridRank, ([thetaDims, sizeAt, gridDimsAt]) => {
+    let code = module.affineGridShape(thetaDims, thetaRank, sizeAt, gridRank, gridDimsAt);
+    if (code !== runtime.ok) throw errorOf(code);
+    const gridDims = Array.from(module.HEAPF64.subarray(gridDimsAt / 8, gridDimsAt / 8 + gridRank));
+    checkLength('theta', tt);
+    const gridCount = elementCount(gridDims);
+    const gridBytes = gridCount * tt.info.size;
+    const total = alignUp(tt.byteLength) + gridBytes;
+    if (total > MAX_HEAP_BYTES) {
+      throw new RangeError(`gridsample: theta and the grid ${shapeText(gridDims)} need ${total} ` +
+                           `bytes, more than the WebAssembly heap holds (${MAX_HEAP_BYTES})`);
+    }
+    const grid = newArray(tt.array, gridCount, gridBytes, 'the grid');
+    const ptr = allocate(total, 'theta and the grid');
+    try {
+      const gridPtr = ptr + alignUp(tt.byteLength);
+      module.HEAPU8.set(tt.bytes, ptr);
+      code = module.affineGrid(ptr, tt.info.id, thetaDims, thetaRank, sizeAt, gridRank, gridPtr,
+                               gridDimsAt, gridRank, alignCorners);
+      if (code !== runtime.ok) throw errorOf(code);
+      bytesOf('grid', grid).set(module.HEAPU8.subarray(gridPtr, gridPtr + gridBytes));
+    } finally {
+      module._free(ptr);
+    }
+    return { data: grid, dims: gridDims, type: tt.info.name };
+  });
 }

@@ -7,7 +7,7 @@ const path = require('node:path');
 const { fileURLToPath } = require('node:url');
 
 const createModule = require('./gridsample_glue.cjs');
-const { gridSample, initWith } = require('./gridsample_core.cjs');
+const { affineGrid, gridSample, initWith } = require('./gridsample_core.cjs');
 
 async function readWasm(where) {
   const text = String(where);
@@ -31,4 +31,4 @@ function init(options) {
   return initWith(platform, options);
 }
 
-module.exports = { init, gridSample };
+module.exports = { init, gridSample, affineGrid };

@@ -66,3 +66,29 @@ export interface GridSampleOptions {
  */
 export function gridSample(x: TensorLike, grid: TensorLike, options?: GridSampleOptions):
   { data: ArrayBufferView | string[]; dims: number[]; type: DataType };
+
+/** Other property names are a TypeError (a misspelt option is never silently ignored). */
+export interface AffineGridOptions {
+  /**
+   * Default false: -1 and 1 are the outer edges of the corner pixels; true: their centres. Pass
+   * gridSample the same value to sample the pixels the grid names.
+   */
+  alignCorners?: boolean | 0 | 1;
+}
+
+/**
+ * AffineGrid's `size`, the shape of the image the grid samples into: (N, C, H, W) for a 2-D grid,
+ * (N, C, D, H, W) for a 3-D one, as numbers or bigints (safe integers, non-negative), a
+ * BigInt64Array, or an int64 tensor such as the ort.Tensor an ONNX model takes.
+ */
+export type AffineGridSize = readonly (number | bigint)[] | BigInt64Array | TensorLike;
+
+/**
+ * grid = AffineGrid(theta, size) as ONNX (opset 20) defines it: for each of the N affine
+ * matrices of theta, (N, 2, 3) or (N, 3, 4), the sampling grid (N, H, W, 2) or (N, D, H, W, 3)
+ * of its map applied to the base coordinates of `size`, in theta's type (float32, float64,
+ * float16 or bfloat16) and kind of array: ready for gridSample. Values are computed in float64
+ * and rounded once. Throws as gridSample does; before init() resolves, an Error.
+ */
+export function affineGrid(theta: TensorLike, size: AffineGridSize, options?: AffineGridOptions):
+  { data: ArrayBufferView; dims: number[]; type: 'float32' | 'float64' | 'float16' | 'bfloat16' };

@@ -2,7 +2,7 @@
 // this file (new URL(..., import.meta.url), which bundlers follow) and compiled while it
 // streams in; init()'s options override that.
 import createModule from './gridsample_glue.mjs';
-import { gridSample, initWith } from './gridsample_core.js';
+import { affineGrid, gridSample, initWith } from './gridsample_core.js';
 
 const platform = {
   createModule,
@@ -27,4 +27,4 @@ export function init(options) {
   return initWith(platform, options);
 }
 
-export { gridSample };
+export { affineGrid, gridSample };

@@ -2,4 +2,4 @@
 // `require` in one process share one module, one heap and one init().
 import gridsample from './index.cjs';
 
-export const { init, gridSample } = gridsample;
+export const { init, gridSample, affineGrid } = gridsample;

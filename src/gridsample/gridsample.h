@@ -1,5 +1,5 @@
 // gridsample: the ONNX GridSample operator (opsets 16, 20, 22) for every rank, mode, padding
-// and tensor type.
+// and tensor type, and AffineGrid (opset 20), which makes grids for it.
 //
 // Contract
 // - Memory: every tensor is a view over caller-owned, dense, row-major memory. GridSample
@@ -143,6 +143,32 @@ Status OutputShape(const int64_t* x_shape, size_t x_rank, const int64_t* grid_sh
 Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
                   const Options& options = {});
 
+// AffineGrid (ONNX opset 20): the sampling grid of a batch of affine maps, ready for
+// GridSample. Its contract is GridSample's (aliasing: grid must not overlap theta or size;
+// errors), but it runs on the calling thread only and its only scratch, the base coordinates of
+// each axis, is freed before it returns. Semantics: docs/semantics.md, AffineGrid.
+
+// The ONNX attribute: whether -1 and 1 are the centres of the corner pixels (true) or their
+// outer edges (false).
+struct AffineGridOptions {
+  bool align_corners = false;
+};
+
+// The grid's shape for theta of shape (N, 2, 3) or (N, 3, 4) and `size`, the `size_length`
+// int64 values (N, C, H, W) or (N, C, D, H, W) of the ONNX input: (N, H, W, 2) or
+// (N, D, H, W, 3). Validates the length of `size`, its values (non-negative; C is not used
+// otherwise), theta's rank and shape against it, N, and that the grid's element count fits in
+// int64 and size_t. Any extent may be 0 (an empty grid).
+Status AffineGridShape(const int64_t* theta_shape, size_t theta_rank, const int64_t* size,
+                       size_t size_length, std::vector<int64_t>* grid_shape);
+
+// Computes grid = AffineGrid(theta, size) into grid, which must already have AffineGridShape's
+// shape and theta's dtype (float32, float64, float16 or bfloat16). Each value is the affine map
+// of the base coordinates computed in float64, in a fixed order, and rounded once to the dtype
+// (docs/semantics.md, AffineGrid: the order, and how the results compare with onnx.reference).
+Status AffineGrid(const TensorView& theta, const int64_t* size, size_t size_length,
+                  const MutableTensorView& grid, const AffineGridOptions& options = {});
+
 // The DType whose Storage is T, for the typed overload below. float16/bfloat16 have no C++
 // type of their own here (they are uint16_t bits): use the view-based GridSample for them.
 template <typename T>
@@ -165,6 +191,24 @@ GRIDSAMPLE_DTYPE_OF(std::complex<double>, Complex128)
 GRIDSAMPLE_DTYPE_OF(std::string, String)
 #undef GRIDSAMPLE_DTYPE_OF
 
+namespace internal {
+// For the typed overloads: resizes *out to the element count of `shape`, which the shape
+// function has checked against int64 and size_t; the bytes must fit too, checked before
+// allocating (kOutOfRange naming `name`).
+template <typename T>
+Status ResizeToShape(const char* name, const std::vector<int64_t>& shape, std::vector<T>* out) {
+  size_t count = 1;
+  for (int64_t extent : shape) count *= static_cast<size_t>(extent);
+  if (count > out->max_size()) {
+    return Status(StatusCode::kOutOfRange, std::string(name) + ": " + std::to_string(count) +
+                                               " elements of " + DTypeName(DTypeOf<T>::value) +
+                                               " overflow the address space");
+  }
+  out->resize(count);
+  return Status::Ok();
+}
+}  // namespace internal
+
 // Typed convenience: computes the output shape, resizes *y and runs GridSample. T is X's element
 // type (see DTypeOf), G the grid's (float or double). An output whose byte size overflows is
 // kOutOfRange; one that merely does not fit in memory throws std::bad_alloc from std::vector,
@@ -179,16 +223,9 @@ Status GridSample(const T* x, const std::vector<int64_t>& x_shape, const G* grid
   Status status =
       OutputShape(x_shape.data(), x_shape.size(), grid_shape.data(), grid_shape.size(), &shape);
   if (!status.ok()) return status;
-  size_t count = 1;
-  for (int64_t extent : shape) count *= static_cast<size_t>(extent);  // checked by OutputShape
   std::vector<T> out;
-  // OutputShape bounds the element count; the bytes must fit too, checked before allocating.
-  if (count > out.max_size()) {
-    return Status(StatusCode::kOutOfRange, "y: " + std::to_string(count) + " elements of " +
-                                               DTypeName(DTypeOf<T>::value) +
-                                               " overflow the address space");
-  }
-  out.resize(count);
+  status = internal::ResizeToShape("y", shape, &out);
+  if (!status.ok()) return status;
   status = GridSample(TensorView{DTypeOf<T>::value, x, x_shape.data(), x_shape.size()},
                       TensorView{DTypeOf<G>::value, grid, grid_shape.data(), grid_shape.size()},
                       MutableTensorView{DTypeOf<T>::value, out.data(), shape.data(), shape.size()},
@@ -196,6 +233,31 @@ Status GridSample(const T* x, const std::vector<int64_t>& x_shape, const G* grid
   if (!status.ok()) return status;
   *y = std::move(out);
   *y_shape = std::move(shape);
+  return status;
+}
+
+// Typed convenience: computes the grid's shape, resizes *grid and runs AffineGrid. T is theta's
+// and the grid's element type, float or double (float16/bfloat16: use the view-based
+// AffineGrid). Errors and the one exception as for the typed GridSample.
+template <typename T>
+Status AffineGrid(const T* theta, const std::vector<int64_t>& theta_shape,
+                  const std::vector<int64_t>& size, std::vector<int64_t>* grid_shape,
+                  std::vector<T>* grid, const AffineGridOptions& options = {}) {
+  static_assert(std::is_floating_point<T>::value, "theta and the grid are float or double");
+  std::vector<int64_t> shape;
+  Status status =
+      AffineGridShape(theta_shape.data(), theta_shape.size(), size.data(), size.size(), &shape);
+  if (!status.ok()) return status;
+  std::vector<T> out;
+  status = internal::ResizeToShape("grid", shape, &out);
+  if (!status.ok()) return status;
+  status = AffineGrid(
+      TensorView{DTypeOf<T>::value, theta, theta_shape.data(), theta_shape.size()}, size.data(),
+      size.size(),
+      MutableTensorView{DTypeOf<T>::value, out.data(), shape.data(), shape.size()}, options);
+  if (!status.ok()) return status;
+  *grid = std::move(out);
+  *grid_shape = std::move(shape);
   return status;
 }
 

@@ -103,7 +103,7 @@ function parseValues(type, tokens) {
   }
 }
 
-function parseTensor(line, name) {
+export function parseTensor(line, name) {
   const tokens = line.split(' ');
   if (tokens[0] !== name) throw new Error(`expected a ${name} line, got: ${line.slice(0, 60)}`);
   const type = tokens[1];

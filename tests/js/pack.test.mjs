@@ -105,17 +105,28 @@ test('TypeScript: the declarations resolve for import and require and type the A
       gridSample({ data: new Float32Array(1), dims: [1], type: 'float8' }, grid);
       // @ts-expect-error: a grid is a tensor
       gridSample(x, new Float32Array(72));
-      void [dims, type, data, steps];
+      const affine: AffineGridOptions = { alignCorners: true };
+      const made = affineGrid({ data: new Float32Array(6), dims: [1, 2, 3] }, [1, 1, 6, 6], affine);
+      const madeType: 'float32' | 'float64' | 'float16' | 'bfloat16' = made.type;
+      gridSample(x, made);
+      affineGrid({ data: new Float64Array(12), dims: [1, 3, 4] }, new BigInt64Array(5));
+      affineGrid(made, { data: new BigInt64Array(4), dims: [4], type: 'int64' });
+      affineGrid(made, [1n, 1, 2n, 2]);
+      // @ts-expect-error: AffineGrid has no mode
+      affineGrid(made, [1, 1, 2, 2], { mode: 'nearest' });
+      // @ts-expect-error: size holds integers
+      affineGrid(made, ['1', '1', '2', '2']);
+      void [dims, type, data, steps, madeType];
     }
     void main;
   `;
   fs.writeFileSync(path.join(app, 'types_esm.mts'), use(
-      'import { init, gridSample, type DataType, type GridSampleOptions, type TensorLike } ' +
-      "from 'gridsample';"));
+      'import { init, gridSample, affineGrid, type AffineGridOptions, type DataType, ' +
+      "type GridSampleOptions, type TensorLike } from 'gridsample';"));
   fs.writeFileSync(path.join(app, 'types_cjs.cts'), use(
-      "import gs = require('gridsample');\nconst { init, gridSample } = gs;\n" +
+      "import gs = require('gridsample');\nconst { init, gridSample, affineGrid } = gs;\n" +
       'type DataType = gs.DataType; type GridSampleOptions = gs.GridSampleOptions; ' +
-      'type TensorLike = gs.TensorLike;'));
+      'type TensorLike = gs.TensorLike; type AffineGridOptions = gs.AffineGridOptions;'));
   fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({
     compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'es2022',
                        strict: true, noEmit: true, skipLibCheck: false, types: [] },
