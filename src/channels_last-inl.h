@@ -23,6 +23,7 @@
 
 #include "hwy/highway.h"
 #include "channels_last.h"
+#include "cubic_quads-inl.h"
 #include "linear_pairs-inl.h"
 #include "plan-inl.h"
 
@@ -252,22 +253,13 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
 }
 
 // Calls f(std::integral_constant<size_t, taps>, std::integral_constant<size_t, rows>) for the
-// window plans this path samples: pairs (2 taps, VisitPairRows) and quads (4 taps; 1, 4 or 16
-// rows).
+// window plans this path samples: pairs (2 taps, VisitPairRows) and quads (4, VisitQuadRows).
 template <class F>
 HWY_INLINE auto VisitWindowPlan(size_t taps, size_t rows, F&& f) {
-  using Quads = std::integral_constant<size_t, 4>;
   if (taps == 2) {
     return VisitPairRows(rows, [&](auto r) { return f(std::integral_constant<size_t, 2>(), r); });
   }
-  switch (rows) {
-    case 1:
-      return f(Quads(), std::integral_constant<size_t, 1>());
-    case 4:
-      return f(Quads(), std::integral_constant<size_t, 4>());
-    default:
-      return f(Quads(), std::integral_constant<size_t, 16>());
-  }
+  return VisitQuadRows(rows, [&](auto r) { return f(std::integral_constant<size_t, 4>(), r); });
 }
 
 // SumBlock's sums stored as elements of K, one plane per channel: the sum of channel c at

@@ -27,16 +27,15 @@ enum class Conversion { kFloat, kHalf, kBFloat16, kInt, kBool, kComplex, kString
 //   Compute  the type interpolation runs in.
 template <DType D>
 struct Traits;
-#define GRIDSAMPLE_DTYPE(Enum, name, StorageT, ComputeT, ConversionV, GridV, ...)       \
-  template <>                                                                        \
-  struct Traits<DType::k##Enum> {                                                    \
-    using Storage = StorageT;                                                        \
-    using Compute = ComputeT;                                                        \
-    static constexpr Conversion kConversion = Conversion::ConversionV;               \
-    static constexpr bool kGrid = GridV;                                             \
-    static constexpr int kParts = kConversion == Conversion::kComplex ? 2 : 1;       \
-    using Scalar =                                                                   \
-        std::conditional_t<kConversion == Conversion::kComplex, Compute, Storage>;   \
+#define GRIDSAMPLE_DTYPE(Enum, name, StorageT, ComputeT, ConversionV, ...)         \
+  template <>                                                                      \
+  struct Traits<DType::k##Enum> {                                                  \
+    using Storage = StorageT;                                                      \
+    using Compute = ComputeT;                                                      \
+    static constexpr Conversion kConversion = Conversion::ConversionV;             \
+    static constexpr int kParts = kConversion == Conversion::kComplex ? 2 : 1;     \
+    using Scalar =                                                                 \
+        std::conditional_t<kConversion == Conversion::kComplex, Compute, Storage>; \
   };
 #include "gridsample/dtypes.inc"
 

@@ -109,6 +109,20 @@ struct QuadAxis {
   }
 };
 
+// Calls f(std::integral_constant<size_t, rows>) for the rows of a quad plan (4^(rank-1)): 1, 4
+// or kMaxQuadRows.
+template <class F>
+HWY_INLINE auto VisitQuadRows(size_t rows, F&& f) {
+  switch (rows) {
+    case 1:
+      return f(std::integral_constant<size_t, 1>());
+    case 4:
+      return f(std::integral_constant<size_t, 4>());
+    default:
+      return f(std::integral_constant<size_t, kMaxQuadRows>());
+  }
+}
+
 template <size_t kRows>
 bool SampleCubicQuadsT(const float* HWY_RESTRICT plane, const int32_t* HWY_RESTRICT base_offsets,
                        const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,

@@ -25,17 +25,10 @@ void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes,
 bool SampleCubicQuads(const float* plane, const int32_t* base_offsets,
                       const int32_t* row_deltas, const float* row_weights, size_t rows,
                       size_t pitch, size_t count, float* out) {
-  switch (rows) {
-    case 1:
-      return SampleCubicQuadsT<1>(plane, base_offsets, row_deltas, row_weights, pitch, count,
-                                  out);
-    case 4:
-      return SampleCubicQuadsT<4>(plane, base_offsets, row_deltas, row_weights, pitch, count,
-                                  out);
-    default:
-      return SampleCubicQuadsT<16>(plane, base_offsets, row_deltas, row_weights, pitch, count,
-                                   out);
-  }
+  return VisitQuadRows(rows, [&](auto r) {
+    return SampleCubicQuadsT<decltype(r)::value>(plane, base_offsets, row_deltas, row_weights,
+                                                 pitch, count, out);
+  });
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)

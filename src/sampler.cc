@@ -125,8 +125,9 @@ struct CallSetup {
   size_t padded_channels;
   const float* pixels;
   int64_t pixels_batch;
-  // The pair path with PathChoice::prefetch: X, whose planes it prefetches as it plans.
-  const void* prefetch_x;
+  // The pair path with PathChoice::prefetch: what it prefetches as it plans, for batch item 0
+  // (first is null otherwise).
+  WindowPrefetch prefetch;
   // Integer and bool X on the generic path: fixed-point weights summed exactly (convert.h).
   bool exact;
   // Integer and bool X: kFixedBits of X's dtype; 0 for the other dtypes.
@@ -307,7 +308,7 @@ constexpr PairKind PairKindOf() {
 
 // Plans one tile for the pair or quad path (a float32-computed grid: float32, float16,
 // bfloat16).
-template <DType XD, DType GD>
+template <DType GD>
 void PlanWindowsTile(const CallSetup& setup, const void* grid, int64_t n, int64_t l0, size_t count,
                      Scratch<float>* s) {
   const Problem& p = *setup.problem;
@@ -323,18 +324,13 @@ void PlanWindowsTile(const CallSetup& setup, const void* grid, int64_t n, int64_
     PlanCubicQuads(values, p.rank, p.in.data(), p.stride.data(), setup.options, count,
                    setup.tile, s->base_offsets, s->row_weights);
   } else {
-    WindowPrefetch prefetch;
-    if (setup.prefetch_x != nullptr) {
-      const size_t element = sizeof(typename Traits<XD>::Storage);
-      const size_t plane_bytes = static_cast<size_t>(p.in_plane) * element;
-      prefetch = {static_cast<const unsigned char*>(setup.prefetch_x) +
-                      static_cast<size_t>(n * p.channels) * plane_bytes,
-                  plane_bytes, static_cast<size_t>(p.channels), element, setup.row_deltas,
-                  setup.rows};
+    WindowPrefetch prefetch = setup.prefetch;  // batch item n's planes
+    if (prefetch.first != nullptr) {
+      prefetch.first += static_cast<size_t>(n) * prefetch.planes * prefetch.plane_bytes;
     }
     PlanLinearPairs(values, p.rank, p.in.data(), p.stride.data(), setup.options,
                     setup.fixed_bits, count, setup.tile, s->base_offsets, s->row_weights,
-                    setup.prefetch_x != nullptr ? &prefetch : nullptr);
+                    prefetch.first != nullptr ? &prefetch : nullptr);
   }
 }
 
@@ -616,7 +612,13 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   setup.fixed_bits = kExactOutputs<XD> ? kFixedBits<XD> : 0;
   setup.exact = kExactOutputs<XD> && !IsWindowPath(setup.path) && options.mode != Mode::kNearest;
   setup.padded_channels = choice.padded_channels;
-  setup.prefetch_x = choice.prefetch ? x.data : nullptr;
+  setup.prefetch = {nullptr, 0, 0, 0, nullptr, 0};
+  if (choice.prefetch) {
+    const size_t plane_bytes = static_cast<size_t>(p.in_plane) * kTypes.x_bytes;
+    setup.prefetch = {static_cast<const unsigned char*>(x.data), plane_bytes,
+                      static_cast<size_t>(p.channels), kTypes.x_bytes, setup.row_deltas,
+                      setup.rows};
+  }
   setup.pixels = nullptr;
   setup.pixels_batch = 0;
   setup.tile = choice.tile;
@@ -663,7 +665,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
           std::min<int64_t>(static_cast<int64_t>(setup.tile), p.out_plane - l0));
       if constexpr (kWindowTypes) {
         if (IsWindowPath(setup.path)) {
-          PlanWindowsTile<XD, GD>(setup, grid.data, n, l0, count, &scratch[worker]);
+          PlanWindowsTile<GD>(setup, grid.data, n, l0, count, &scratch[worker]);
           if constexpr (kChannelsLastTypes) {
             if (setup.padded_channels > 0) {
               SampleChannelsLastTile<XD, GD>(setup, grid.data, x.data, y.data, n, l0, count,

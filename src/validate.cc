@@ -6,7 +6,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
-#include <tuple>
+#include <initializer_list>
 #include <utility>
 
 #include "coords.h"
@@ -111,6 +111,43 @@ Status CheckSameDType(const char* name, DType dtype, const char* input, DType in
 }
 
 // The shape checks OutputShape and Validate share; fills every field of *p.
+// A dtype a grid may have (the registry's Grid column), for `name`, which must be `what`.
+Status CheckGridDType(const char* name, DType dtype, const char* what) {
+  if (IsGridDType(dtype)) return Status::Ok();
+  return Status(StatusCode::kTypeMismatch, std::string(name) + ": dtype " + DTypeName(dtype) +
+                                               " is not " + what + " (" + GridDTypeNames() + ")");
+}
+
+// An output view of exactly the computed shape; `form` names its axes in the message.
+Status CheckOutputShape(const char* name, const MutableTensorView& view,
+                        const std::vector<int64_t>& shape, const char* form) {
+  int64_t count = 0;
+  Status status = CheckShape(name, view.shape, view.rank, &count);
+  if (!status.ok()) return status;
+  if (!std::equal(shape.begin(), shape.end(), view.shape, view.shape + view.rank)) {
+    return Invalid(std::string(name) + ": shape " + ShapeString(view.shape, view.rank) +
+                   " must be " + ShapeString(shape.data(), shape.size()) + " " + form);
+  }
+  return Status::Ok();
+}
+
+// Every buffer's byte count within the address space, and its data present when it has any.
+struct Buffer {
+  const char* name;
+  DType dtype;
+  const void* data;
+  int64_t count;
+};
+Status CheckBuffers(std::initializer_list<Buffer> buffers) {
+  for (const Buffer& b : buffers) {
+    Status status = CheckBytes(b.name, b.dtype, b.count);
+    if (!status.ok()) return status;
+    status = CheckData(b.name, b.data, b.count);
+    if (!status.ok()) return status;
+  }
+  return Status::Ok();
+}
+
 Status CheckShapes(const int64_t* x_shape, size_t x_rank, const int64_t* grid_shape,
                    size_t grid_rank, Problem* p) {
   Status status = CheckShape("x", x_shape, x_rank, &p->x_count);
@@ -215,23 +252,14 @@ Status Validate(const TensorView& x, const TensorView& grid, const MutableTensor
   if (!status.ok()) return status;
   status = CheckDType("y", y.dtype);
   if (!status.ok()) return status;
-  if (!IsGridDType(grid.dtype)) {
-    return Status(StatusCode::kTypeMismatch,
-                  std::string("grid: dtype ") + DTypeName(grid.dtype) +
-                      " is not a grid type (" + GridDTypeNames() + ")");
-  }
+  status = CheckGridDType("grid", grid.dtype, "a grid type");
+  if (!status.ok()) return status;
   status = CheckSameDType("y", y.dtype, "x", x.dtype);
   if (!status.ok()) return status;
   status = CheckShapes(x.shape, x.rank, grid.shape, grid.rank, p);
   if (!status.ok()) return status;
-  int64_t y_count = 0;
-  status = CheckShape("y", y.shape, y.rank, &y_count);
+  status = CheckOutputShape("y", y, p->y_shape, "(N, C, D1_out, ..., Dr_out)");
   if (!status.ok()) return status;
-  if (!std::equal(p->y_shape.begin(), p->y_shape.end(), y.shape, y.shape + y.rank)) {
-    return Invalid("y: shape " + ShapeString(y.shape, y.rank) + " must be " +
-                   ShapeString(p->y_shape.data(), p->y_shape.size()) +
-                   " (N, C, D1_out, ..., Dr_out)");
-  }
   if (x.dtype == DType::kString && options.mode != Mode::kNearest) {
     return Status(StatusCode::kUnsupported,
                   std::string("options.mode: ") + ModeName(options.mode) +
@@ -249,16 +277,9 @@ Status Validate(const TensorView& x, const TensorView& grid, const MutableTensor
                       " taps per output element in this mode, more than the supported " +
                       std::to_string(kMaxTapCombinations));
   }
-  for (const auto& [name, dtype, data, count] :
-       {std::make_tuple("x", x.dtype, x.data, p->x_count),
-        std::make_tuple("grid", grid.dtype, grid.data, p->grid_count),
-        std::make_tuple("y", y.dtype, static_cast<const void*>(y.data), p->y_count)}) {
-    status = CheckBytes(name, dtype, count);
-    if (!status.ok()) return status;
-    status = CheckData(name, data, count);
-    if (!status.ok()) return status;
-  }
-  return Status::Ok();
+  return CheckBuffers({{"x", x.dtype, x.data, p->x_count},
+                       {"grid", grid.dtype, grid.data, p->grid_count},
+                       {"y", y.dtype, y.data, p->y_count}});
 }
 
 Status CheckAffineShapes(const int64_t* theta_shape, size_t theta_rank, const int64_t* size,
@@ -307,34 +328,17 @@ Status ValidateAffineGrid(const TensorView& theta, const int64_t* size, size_t s
   if (!status.ok()) return status;
   status = CheckDType("grid", grid.dtype);
   if (!status.ok()) return status;
-  if (!IsGridDType(theta.dtype)) {
-    return Status(StatusCode::kTypeMismatch,
-                  std::string("theta: dtype ") + DTypeName(theta.dtype) +
-                      " is not a floating-point type (" + GridDTypeNames() + ")");
-  }
+  status = CheckGridDType("theta", theta.dtype, "a floating-point type");
+  if (!status.ok()) return status;
   status = CheckSameDType("grid", grid.dtype, "theta", theta.dtype);
   if (!status.ok()) return status;
   status = CheckAffineShapes(theta.shape, theta.rank, size, size_length, p);
   if (!status.ok()) return status;
-  int64_t grid_count = 0;
-  status = CheckShape("grid", grid.shape, grid.rank, &grid_count);
+  status = CheckOutputShape("grid", grid, p->grid_shape,
+                            p->rank == 2 ? "(N, H, W, 2)" : "(N, D, H, W, 3)");
   if (!status.ok()) return status;
-  if (!std::equal(p->grid_shape.begin(), p->grid_shape.end(), grid.shape,
-                  grid.shape + grid.rank)) {
-    return Invalid("grid: shape " + ShapeString(grid.shape, grid.rank) + " must be " +
-                   ShapeString(p->grid_shape.data(), p->grid_shape.size()) +
-                   (p->rank == 2 ? " (N, H, W, 2)" : " (N, D, H, W, 3)"));
-  }
-  for (const auto& [name, dtype, data, count] :
-       {std::make_tuple("theta", theta.dtype, theta.data, p->theta_count),
-        std::make_tuple("grid", grid.dtype, static_cast<const void*>(grid.data),
-                        p->grid_count)}) {
-    status = CheckBytes(name, dtype, count);
-    if (!status.ok()) return status;
-    status = CheckData(name, data, count);
-    if (!status.ok()) return status;
-  }
-  return Status::Ok();
+  return CheckBuffers({{"theta", theta.dtype, theta.data, p->theta_count},
+                       {"grid", grid.dtype, grid.data, p->grid_count}});
 }
 
 }  // namespace gridsample

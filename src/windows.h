@@ -14,12 +14,13 @@ inline constexpr int64_t kMaxWindowPlane = int64_t{1} << 30;
 // The most spatial axes of the linear pair path (and the nearest plan) and of the cubic quads.
 inline constexpr size_t kMaxPairRank = 4;
 inline constexpr size_t kMaxQuadRank = 3;
+// Rows per location: 2^(rank-1) of pairs, 4^(rank-1) of quads.
 inline constexpr size_t kMaxPairRows = size_t{1} << (kMaxPairRank - 1);
+inline constexpr size_t kMaxQuadRows = size_t{1} << (2 * (kMaxQuadRank - 1));
 
 // The most rows a window plan has: linear in kMaxPairRank axes, cubic in kMaxQuadRank.
 inline constexpr size_t kMaxWindowRows =
-    kMaxPairRows > (size_t{1} << (2 * (kMaxQuadRank - 1))) ? kMaxPairRows
-                                                           : size_t{1} << (2 * (kMaxQuadRank - 1));
+    kMaxPairRows > kMaxQuadRows ? kMaxPairRows : kMaxQuadRows;
 
 // What a window plan prefetches as it plans: the rows of its planned locations' windows in
 // `planes` input planes, `plane_bytes` apart from `first`, of `element_bytes` elements (rows

@@ -187,37 +187,28 @@ std::vector<AffineCase> LoadAffineCases(std::string* error) {
     *error = path + ": cannot open";
     return cases;
   }
-  int line_number = 0;
-  auto next = [&](std::vector<std::string>* tokens) {
-    for (std::string line; std::getline(in, line);) {
-      ++line_number;
-      if (line.empty() || line[0] == '#') continue;
-      *tokens = golden_internal::SplitTokens(line);
-      return true;
-    }
-    return false;
-  };
+  golden_internal::Lines lines(in, path);
   auto fail = [&](const std::string& what) {
-    *error = path + ":" + std::to_string(line_number) + ": " + what;
+    *error = lines.Where() + ": " + what;
     return cases;
   };
   std::vector<std::string> tokens;
-  while (next(&tokens)) {
+  std::string what;
+  while (lines.Next(&tokens)) {
     AffineCase c;
     if (tokens.size() != 2 || tokens[0] != "case") return fail("expected `case <name>`");
     c.name = tokens[1];
-    c.where = path + ":" + std::to_string(line_number);
-    if (!next(&tokens) || tokens.size() != 2 ||
-        (tokens[1] != "align_corners=0" && tokens[1] != "align_corners=1")) {
+    c.where = lines.Where();
+    if (!lines.Expect(&tokens, "attrs", &what)) return fail(what);
+    if (tokens.size() != 2 || (tokens[1] != "align_corners=0" && tokens[1] != "align_corners=1")) {
       return fail("expected `attrs align_corners=<0|1>`");
     }
     c.align_corners = tokens[1] == "align_corners=1";
     AnyTensor size{DType::kInt64, {0}};
-    std::string what;
     for (auto [keyword, tensor] : {std::make_pair("theta", &c.theta),
                                    std::make_pair("size", &size), std::make_pair("grid", &c.grid),
                                    std::make_pair("reference", &c.reference)}) {
-      if (!next(&tokens) || tokens[0] != keyword) return fail(std::string("expected ") + keyword);
+      if (!lines.Expect(&tokens, keyword, &what)) return fail(what);
       if (!golden_internal::ParseTensorLine(tokens, tensor, &what)) return fail(what);
     }
     if (size.dtype() != DType::kInt64 || size.shape().size() != 1) return fail("size: int64[]");
@@ -225,7 +216,7 @@ std::vector<AffineCase> LoadAffineCases(std::string* error) {
     if (c.grid.dtype() != c.theta.dtype() || c.reference.shape() != c.grid.shape()) {
       return fail("grid: dtype or shape unlike theta's or reference's");
     }
-    if (!next(&tokens) || tokens[0] != "end") return fail("expected `end`");
+    if (!lines.Expect(&tokens, "end", &what)) return fail(what);
     cases.push_back(std::move(c));
   }
   return cases;

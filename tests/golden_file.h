@@ -285,19 +285,58 @@ inline bool ParseTensorLine(const std::vector<std::string>& tokens, AnyTensor* t
   return true;
 }
 
+// The lines of a text that are neither empty nor comments, as tokens, and where the last one
+// read stands (for messages): what the golden files' parsers share.
+class Lines {
+ public:
+  Lines(std::istream& in, std::string source) : in_(in), source_(std::move(source)) {}
+
+  // The tokens of the next line; false at end of input.
+  bool Next(std::vector<std::string>* tokens) {
+    for (std::string line; std::getline(in_, line);) {
+      ++line_number_;
+      if (line.empty() || line[0] == '#') continue;
+      *tokens = SplitTokens(line);
+      if (!tokens->empty()) return true;
+    }
+    return false;
+  }
+
+  // The next line, which must start with `keyword`; else false with *error saying why.
+  bool Expect(std::vector<std::string>* tokens, const std::string& keyword, std::string* error) {
+    if (!Next(tokens)) {
+      *error = "file ends inside a case; expected `" + keyword + "`";
+      return false;
+    }
+    if ((*tokens)[0] != keyword) {
+      *error = "expected `" + keyword + "`, got `" + (*tokens)[0] + "`";
+      return false;
+    }
+    return true;
+  }
+
+  // "source:line" of the last line read.
+  std::string Where() const { return source_ + ":" + std::to_string(line_number_); }
+
+ private:
+  std::istream& in_;
+  const std::string source_;
+  int line_number_ = 0;
+};
+
 // Line-by-line state machine over the text; the first error stops it.
 class Parser {
  public:
-  Parser(std::istream& in, std::string source) : in_(in), source_(std::move(source)) {}
+  Parser(std::istream& in, std::string source) : lines_(in, std::move(source)) {}
 
   bool Parse(std::vector<GoldenCase>* cases) {
     std::set<std::string> names;
     std::vector<std::string> tokens;
-    while (NextLine(&tokens)) {
+    while (lines_.Next(&tokens)) {
       GoldenCase c;
       if (tokens.size() != 2 || tokens[0] != "case") return Fail("expected `case <name>`");
       c.name = tokens[1];
-      c.where = source_ + ":" + std::to_string(line_number_);
+      c.where = lines_.Where();
       if (!names.insert(c.name).second) return Fail("duplicate case name " + c.name);
       if (!ExpectLine(&tokens, "attrs") || !ParseAttrs(tokens, &c)) return false;
       if (!ExpectLine(&tokens, "x") || !ParseTensor(tokens, &c.x)) return false;
@@ -313,23 +352,9 @@ class Parser {
   const std::string& error() const { return error_; }
 
  private:
-  // The tokens of the next line that is neither empty nor a comment; false at end of input.
-  bool NextLine(std::vector<std::string>* tokens) {
-    for (std::string line; std::getline(in_, line);) {
-      ++line_number_;
-      if (line.empty() || line[0] == '#') continue;
-      *tokens = SplitTokens(line);
-      if (!tokens->empty()) return true;
-    }
-    return false;
-  }
-
   bool ExpectLine(std::vector<std::string>* tokens, const std::string& keyword) {
-    if (!NextLine(tokens)) return Fail("file ends inside a case; expected `" + keyword + "`");
-    if ((*tokens)[0] != keyword) {
-      return Fail("expected `" + keyword + "`, got `" + (*tokens)[0] + "`");
-    }
-    return true;
+    std::string what;
+    return lines_.Expect(tokens, keyword, &what) || Fail(what);
   }
 
   bool ParseAttrs(const std::vector<std::string>& tokens, GoldenCase* c) {
@@ -352,13 +377,11 @@ class Parser {
   }
 
   bool Fail(const std::string& what) {
-    error_ = source_ + ":" + std::to_string(line_number_) + ": " + what;
+    error_ = lines_.Where() + ": " + what;
     return false;
   }
 
-  std::istream& in_;
-  const std::string source_;
-  int line_number_ = 0;
+  Lines lines_;
   std::string error_;
 };
 

@@ -98,8 +98,9 @@ function readRegistries() {
 
 // Replaces the marks `/* @registry NAME */ PLACEHOLDER` of `text` with registries[NAME] as
 // `render` writes it, each mark expected exactly once.
+let registries;  // read once, on first use
 function fillRegistries(text, what, marks, render) {
-  const registries = readRegistries();
+  registries ??= readRegistries();
   const seen = new Set();
   const result = text.replace(marks, (match, name) => {
     if (!(name in registries)) fail(`${what}: unknown registry ${name}`);
