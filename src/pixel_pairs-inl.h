@@ -2,9 +2,11 @@
 // pixels of 3 or 4 channels. Included by pixel_pairs.cc once per target (foreach_target).
 //
 // Lanes are locations, as in the pair kernel. Each row of a location's window is two adjacent
-// pixels, copied whole into a block buffer (the left pixels in one, the right ones in another);
-// the channels are then split in vectors: uint8 pixels are loaded as one uint32 lane each and
-// their bytes shifted out, float32 ones deinterleaved by LoadInterleaved3/4. Each channel's
+// pixels: RGBA bytes, 8 bytes a pair, are gathered into vectors as the pair path gathers float32
+// pairs (GatherPairs, one load per pair); other pixels are copied whole into a block buffer (the
+// left pixels in one, the right ones in another). The channels are then split in vectors: uint8
+// pixels are uint32 lanes whose bytes are shifted out, float32 ones are deinterleaved by
+// LoadInterleaved3/4. Each channel's
 // sum takes the pair kernel's order (row by row, left then right), so the results equal the
 // pair path's on each plane, bit for bit. The sums are interleaved back into pixels as they are
 // stored.
@@ -40,10 +42,12 @@ HWY_INLINE hn::Vec<D> ByteAt(D d, hn::Vec<hn::RebindToUnsigned<D>> v, int shift)
                                       hn::And(hn::ShiftRightSame(v, shift), hn::Set(du, 0xFFu))));
 }
 
-// The truncated float32 sums of v as uint32 lanes.
+// For sums v in [0, 256): floor(v) (their truncation) in the low byte of each uint32 lane, the
+// other bits those of 2^23. Adding 2^23 to an integer below it writes the integer into the
+// mantissa exactly, which costs less than ConvertTo's guard against overflow.
 template <class D>
-HWY_INLINE hn::Vec<hn::RebindToUnsigned<D>> Truncated(D /*d*/, hn::Vec<D> v) {
-  return hn::BitCast(hn::RebindToUnsigned<D>(), hn::ConvertTo(hn::RebindToSigned<D>(), v));
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<D>> TruncatedByte(D d, hn::Vec<D> v) {
+  return hn::BitCast(hn::RebindToUnsigned<D>(), hn::Add(hn::Floor(v), hn::Set(d, 8388608.0f)));
 }
 
 // uint8 pixels: each pixel of a pair as a uint32 lane (its 3 or 4 bytes in the low bits of
@@ -76,9 +80,11 @@ struct BytePixels {
   static HWY_INLINE void Store(D d, hn::Vec<D> c0, hn::Vec<D> c1, hn::Vec<D> c2, hn::Vec<D> c3,
                                size_t valid, Element* out) {
     const hn::RebindToUnsigned<D> du;
-    auto packed = hn::Or(Truncated(d, c0), hn::Or(hn::ShiftLeft<8>(Truncated(d, c1)),
-                                                  hn::ShiftLeft<16>(Truncated(d, c2))));
-    if constexpr (kC == 4) packed = hn::Or(packed, hn::ShiftLeft<24>(Truncated(d, c3)));
+    auto packed = hn::Or(
+        hn::And(TruncatedByte(d, c0), hn::Set(du, 0xFFu)),
+        hn::Or(hn::And(hn::ShiftLeft<8>(TruncatedByte(d, c1)), hn::Set(du, 0xFF00u)),
+               hn::And(hn::ShiftLeft<16>(TruncatedByte(d, c2)), hn::Set(du, 0xFF0000u))));
+    if constexpr (kC == 4) packed = hn::Or(packed, hn::ShiftLeft<24>(TruncatedByte(d, c3)));
     if (kC == 4 && valid == hn::Lanes(d)) {
       hn::StoreU(packed, du, reinterpret_cast<uint32_t*>(out));
       return;
@@ -142,10 +148,56 @@ template <PairKind K, size_t kC>
 using PixelFormat =
     typename std::conditional<K == PairKind::kU8, BytePixels<kC>, FloatPixels<kC>>::type;
 
+#if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
+// RGBA bytes: each row's pair of pixels is 8 bytes, gathered as the float32 pair kernel gathers
+// its pairs (GatherPairs, in general registers: no store to reload), whose offsets count
+// 4-byte units, here pixels.
+template <size_t kRows>
+void SampleRgbaPairs(const void* pixels, const int32_t* HWY_RESTRICT base_offsets,
+                     const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
+                     size_t pitch, size_t count, uint8_t* out) {
+  using Format = BytePixels<4>;
+  const hn::ScalableTag<float> d;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  const size_t lanes = hn::Lanes(d);
+  const unsigned char* rows[kRows];
+  for (size_t row = 0; row < kRows; ++row) {
+    rows[row] = static_cast<const unsigned char*>(pixels) + static_cast<size_t>(row_deltas[row]) * 4;
+  }
+  // The plan's last vector is whole (linear_pairs.h), so every lane reads a pair inside X.
+  for (size_t i = 0; i < count; i += lanes) {
+    hn::Vec<decltype(d)> left[kRows], right[kRows];
+    PairFormat<PairKind::kF32>::Gather<kRows>(d, rows, base_offsets + i, left, right);
+    auto acc0 = hn::Zero(d), acc1 = hn::Zero(d), acc2 = hn::Zero(d), acc3 = hn::Zero(d);
+    for (size_t row = 0; row < kRows; ++row) {
+      const float* weights = row_weights + 2 * row * pitch + i;
+      const auto w_left = hn::LoadU(d, weights), w_right = hn::LoadU(d, weights + pitch);
+      const auto l = hn::BitCast(du, left[row]), r = hn::BitCast(du, right[row]);
+      acc0 = hn::MulAdd(ByteAt(d, l, 0), w_left, acc0);
+      acc1 = hn::MulAdd(ByteAt(d, l, 8), w_left, acc1);
+      acc2 = hn::MulAdd(ByteAt(d, l, 16), w_left, acc2);
+      acc3 = hn::MulAdd(ByteAt(d, l, 24), w_left, acc3);
+      acc0 = hn::MulAdd(ByteAt(d, r, 0), w_right, acc0);
+      acc1 = hn::MulAdd(ByteAt(d, r, 8), w_right, acc1);
+      acc2 = hn::MulAdd(ByteAt(d, r, 16), w_right, acc2);
+      acc3 = hn::MulAdd(ByteAt(d, r, 24), w_right, acc3);
+    }
+    Format::Store(d, acc0, acc1, acc2, acc3, std::min(lanes, count - i), out + i * 4);
+  }
+}
+#endif
+
 template <PairKind K, size_t kC, size_t kRows>
 bool SamplePixelPairsT(const void* pixels, const int32_t* HWY_RESTRICT base_offsets,
                        const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
                        size_t pitch, size_t count, void* out) {
+#if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
+  if constexpr (K == PairKind::kU8 && kC == 4) {
+    SampleRgbaPairs<kRows>(pixels, base_offsets, row_deltas, row_weights, pitch, count,
+                           static_cast<uint8_t*>(out));
+    return false;  // exact sums are never NaN
+  }
+#endif
   using Format = PixelFormat<K, kC>;
   using Slot = typename Format::Slot;
   constexpr size_t kPixelBytes = kC * sizeof(typename Format::Element);
