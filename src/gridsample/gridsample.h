@@ -4,10 +4,11 @@
 // Contract
 // - Memory: every tensor is a view over caller-owned, dense, row-major memory. GridSample
 //   allocates only internal scratch and never keeps a pointer to a tensor after it returns.
-//   The scratch is freed before it returns, but for one buffer: linear sampling of float
-//   images with many channels reads a float32 copy of X with the channels innermost (at most
-//   32 MB, a few batch items at a time), which the calling thread keeps for its next call, as
-//   allocating it afresh costs as much as the copy saves. It is freed when the thread exits.
+//   The scratch is freed before it returns, but for one buffer: sampling float images with
+//   many channels, and channels-last float images whose channels are not a multiple of 8,
+//   reads a float32 copy of X with the channels innermost (at most 32 MB, a few batch items at
+//   a time), which the calling thread keeps for its next call, as allocating it afresh costs
+//   as much as the copy saves. It is freed when the thread exits.
 // - Aliasing: y must not overlap x or grid.
 // - Threads: GridSample may use up to Options::num_threads worker threads (at most the
 //   hardware's thread count) from a persistent pool shared by all calls; it returns only when
