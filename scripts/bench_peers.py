@@ -252,6 +252,14 @@ class OpenCV:
     def set_threads(self, threads):
         self.cv2.setNumThreads(threads)
 
+    def pixel_maps(self, grid_item, to_pixels, out, fixed, nearest=False):
+        """The grid's map into pixel units (cv2.transform into `out`, CV_32FC2), or, `fixed`,
+        the fixed-point maps of it (cv2.convertMaps to CV_16SC2)."""
+        self.cv2.transform(grid_item, to_pixels, dst=out)
+        if not fixed:
+            return out, None
+        return self.cv2.convertMaps(out, None, self.cv2.CV_16SC2, nninterpolation=nearest)
+
     def cases(self, w, x, grid, threads):
         cv2 = self.cv2
         if x.ndim != 4:
@@ -311,11 +319,7 @@ class OpenCV:
         def nchw(fixed):
             def run():
                 for n in range(n_items):
-                    cv2.transform(grid[n], to_pixels, dst=maps[n])
-                    map1, map2 = maps[n], None
-                    if fixed:
-                        map1, map2 = cv2.convertMaps(maps[n], None, cv2.CV_16SC2,
-                                                     nninterpolation=nearest)
+                    map1, map2 = self.pixel_maps(grid[n], to_pixels, maps[n], fixed, nearest)
                     remap(n, to_hwc(n), map1, map2)
                     to_nchw(n)
             return run
@@ -368,11 +372,7 @@ class OpenCV:
         def converted(fixed):
             def run():
                 for n in range(n_items):
-                    cv2.transform(grid[n], to_pixels, dst=maps[n])
-                    map1, map2 = maps[n], None
-                    if fixed:
-                        map1, map2 = cv2.convertMaps(maps[n], None, cv2.CV_16SC2)
-                    remap(n, map1, map2)
+                    remap(n, *self.pixel_maps(grid[n], to_pixels, maps[n], fixed))
             return run
 
         converted(False)()

@@ -94,23 +94,15 @@ TEST_CASE("Pixel pairs sample a 1024 x 1024 RGBA warp as the reference does", "[
 
 TEST_CASE("Pixel pairs prefetching inputs past 8 MB sample as the reference does",
           "[pixel_pairs]") {
-  // 9 MB of RGBA bytes and 12 MB of RGB floats: the plan prefetches their windows.
+  // 8.4 MB of RGBA bytes: the plan prefetches their windows.
   const test::ForcedPath forced(SamplerPath::kPixelPairs);
   GridSampleTester()
-      .input({1, 4, 1500, 1500})
-      .output({70, 90})
+      .input({1, 4, 1450, 1450})
+      .output({50, 70})
       .dtype(DType::kUInt8)
       .grid_range(1.1)
       .layout(Layout::kChannelsLast)
       .seed(3300)
-      .Test();
-  GridSampleTester()
-      .input({1, 3, 1000, 1000})
-      .output({70, 90})
-      .padding(Padding::kReflection)
-      .grid_range(1.1)
-      .layout(Layout::kChannelsLast)
-      .seed(3301)
       .Test();
 }
 
