@@ -4,8 +4,8 @@
 //
 // A call costs the wrapper a few microseconds, so numbers cross as numbers: pointers into the
 // heap, dims as float64 arrays on the heap (safe integers, checked by the wrapper), dtypes as
-// their DType value, mode and padding as their enum value (parsed once per spelling by the
-// core's own parsers, from UTF-8 the wrapper wrote to the heap). Each function returns the
+// their DType value, mode, padding and layout as their enum value (parsed once per spelling by
+// the core's own parsers, from UTF-8 the wrapper wrote to the heap). Each function returns the
 // core's StatusCode; after a failure lastMessageAt() locates the core's message.
 //
 // Nothing here allocates through embind's JS side (its std::string arguments take heap memory
@@ -91,13 +91,13 @@ val DTypes() {
 struct Shapes {
   std::vector<int64_t> x, grid, y;
 };
-// With Y's computed (and all checked) by OutputShape.
-Status ReadShapes(uintptr_t x_dims, int x_rank, uintptr_t grid_dims, int grid_rank,
+// With Y's computed (and all checked) by OutputShape for X in `layout`.
+Status ReadShapes(uintptr_t x_dims, int x_rank, uintptr_t grid_dims, int grid_rank, int layout,
                   Shapes* shapes) {
   shapes->x = DimsAt(x_dims, x_rank);
   shapes->grid = DimsAt(grid_dims, grid_rank);
   return OutputShape(shapes->x.data(), shapes->x.size(), shapes->grid.data(),
-                     shapes->grid.size(), &shapes->y);
+                     shapes->grid.size(), &shapes->y, static_cast<Layout>(layout));
 }
 // With Y's (x_rank of them) as the wrapper had them from outputShape: for a call that hands
 // the shapes straight to GridSample, which checks them all, so a wrong one is an error, never a
@@ -107,7 +107,7 @@ Shapes ShapesAt(uintptr_t x_dims, int x_rank, uintptr_t grid_dims, int grid_rank
   return Shapes{DimsAt(x_dims, x_rank), DimsAt(grid_dims, grid_rank), DimsAt(y_dims, x_rank)};
 }
 
-// The Mode / Padding value of the ONNX spelling in `length` UTF-8 bytes at heap address `text`,
+// The Mode / Padding / Layout value of the spelling in `length` UTF-8 bytes at heap address `text`,
 // or -1 (lastMessageAt() says why).
 template <typename T>
 int ParseJs(Status (*parse)(std::string_view, T*), uintptr_t text, int length) {
@@ -119,13 +119,14 @@ int ParseJs(Status (*parse)(std::string_view, T*), uintptr_t text, int length) {
 }
 int ParseModeJs(uintptr_t text, int length) { return ParseJs(&ParseMode, text, length); }
 int ParsePaddingJs(uintptr_t text, int length) { return ParseJs(&ParsePadding, text, length); }
+int ParseLayoutJs(uintptr_t text, int length) { return ParseJs(&ParseLayout, text, length); }
 
 // Writes Y's dims (x_rank of them, as float64) to y_dims.
 int OutputShapeJs(uintptr_t x_dims, int x_rank, uintptr_t grid_dims, int grid_rank,
-                  uintptr_t y_dims) {
+                  int layout, uintptr_t y_dims) {
   return Guarded([&] {
     Shapes shapes;
-    const Status status = ReadShapes(x_dims, x_rank, grid_dims, grid_rank, &shapes);
+    const Status status = ReadShapes(x_dims, x_rank, grid_dims, grid_rank, layout, &shapes);
     if (status.ok()) {
       double* out = reinterpret_cast<double*>(y_dims);
       for (size_t i = 0; i < shapes.y.size(); ++i) out[i] = static_cast<double>(shapes.y[i]);
@@ -134,11 +135,12 @@ int OutputShapeJs(uintptr_t x_dims, int x_rank, uintptr_t grid_dims, int grid_ra
   });
 }
 
-Options MakeOptions(int mode, int padding, bool align_corners) {
+Options MakeOptions(int mode, int padding, bool align_corners, int layout) {
   Options options;
   options.mode = static_cast<Mode>(mode);
   options.padding = static_cast<Padding>(padding);
   options.align_corners = align_corners;
+  options.layout = static_cast<Layout>(layout);
   options.num_threads = 1;  // this build has no threads
   return options;
 }
@@ -146,7 +148,7 @@ Options MakeOptions(int mode, int padding, bool align_corners) {
 // Y = GridSample(X, grid) over heap buffers the wrapper allocated (y: of dims y_dims).
 int GridSampleJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr_t grid,
                  int grid_dtype, uintptr_t grid_dims, int grid_rank, uintptr_t y,
-                 uintptr_t y_dims, int mode, int padding, bool align_corners) {
+                 uintptr_t y_dims, int mode, int padding, bool align_corners, int layout) {
   return Guarded([&] {
     const Shapes shapes = ShapesAt(x_dims, x_rank, grid_dims, grid_rank, y_dims);
     const DType x_type = static_cast<DType>(x_dtype);
@@ -155,7 +157,7 @@ int GridSampleJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr
         TensorView{static_cast<DType>(grid_dtype), reinterpret_cast<const void*>(grid),
                    shapes.grid.data(), shapes.grid.size()},
         MutableTensorView{x_type, reinterpret_cast<void*>(y), shapes.y.data(), shapes.y.size()},
-        MakeOptions(mode, padding, align_corners));
+        MakeOptions(mode, padding, align_corners, layout));
   });
 }
 
@@ -166,10 +168,10 @@ int GridSampleJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr
 // therefore cross unchanged (no UTF-8 round trip) and without copies on the heap.
 int GridSampleStringsJs(uintptr_t x_dims, int x_rank, uintptr_t grid, int grid_dtype,
                         uintptr_t grid_dims, int grid_rank, uintptr_t y_index, int mode,
-                        int padding, bool align_corners) {
+                        int padding, bool align_corners, int layout) {
   return Guarded([&] {
     Shapes shapes;  // checked before the stand-ins are sized from them
-    Status status = ReadShapes(x_dims, x_rank, grid_dims, grid_rank, &shapes);
+    Status status = ReadShapes(x_dims, x_rank, grid_dims, grid_rank, layout, &shapes);
     if (!status.ok()) return status;
     size_t x_count = 1, y_count = 1;  // both checked by OutputShape
     for (int64_t extent : shapes.x) x_count *= static_cast<size_t>(extent);
@@ -184,7 +186,7 @@ int GridSampleStringsJs(uintptr_t x_dims, int x_rank, uintptr_t grid, int grid_d
         TensorView{static_cast<DType>(grid_dtype), reinterpret_cast<const void*>(grid),
                    shapes.grid.data(), shapes.grid.size()},
         MutableTensorView{DType::kString, y_data.data(), shapes.y.data(), shapes.y.size()},
-        MakeOptions(mode, padding, align_corners));
+        MakeOptions(mode, padding, align_corners, layout));
     if (!status.ok()) return status;
     uint32_t* out = reinterpret_cast<uint32_t*>(y_index);
     for (size_t j = 0; j < y_count; ++j) {
@@ -252,6 +254,7 @@ EMSCRIPTEN_BINDINGS(gridsample) {
   emscripten::function("dtypes", &gridsample::DTypes);
   emscripten::function("parseMode", &gridsample::ParseModeJs);
   emscripten::function("parsePadding", &gridsample::ParsePaddingJs);
+  emscripten::function("parseLayout", &gridsample::ParseLayoutJs);
   emscripten::function("outputShape", &gridsample::OutputShapeJs);
   emscripten::function("gridSample", &gridsample::GridSampleJs);
   emscripten::function("gridSampleStrings", &gridsample::GridSampleStringsJs);

@@ -2,10 +2,11 @@
 # `npm run bench`: gridsample against its peers, measured in the same run, as Markdown tables on
 # stdout and in test-output/bench.md (progress goes to stderr): the native build against
 # onnxruntime-node, ncnn, OpenCV (cv2.remap), PyTorch (grid_sample) and OpenVINO, and the npm
-# package's WebAssembly build against onnxruntime-web (wasm backend, 1 thread), both in Node.
+# package's WebAssembly build against onnxruntime-web (wasm backend, 1 thread) and opencv.js
+# (cv.remap, on the image workloads), all in Node.
 #   1. bootstrap  the Debian packages, libbenchmark-dev included (scripts/bootstrap.sh), and
-#                 onnxruntime-node and onnxruntime-web (package.json devDependencies) when
-#                 node_modules lacks them
+#                 onnxruntime-node, onnxruntime-web and @techstark/opencv-js (package.json
+#                 devDependencies) when node_modules lacks them
 #   2. peers      the native peers from PyPI (scripts/bench_peers.requirements.txt, pinned) in a
 #                 venv of their own, PEERS_VENV (default ~/.cache/gridsample/peers-venv, outside
 #                 the repo), made with PEERS_PYTHON (python3): installed on first use, which takes
@@ -24,12 +25,14 @@
 #                 threads, each output checked against gridsample's native one
 #   8. wasm       scripts/bench_wasm.mjs: the package in dist/, 1 thread (it has no threads)
 #   9. ort-web    scripts/bench_ort.mjs --runtime web: onnxruntime-web, 1 thread
-#                 (5 to 9 alternate for BENCH_ROUNDS rounds, 2 by default: a shared machine's
+#  10. opencv.js  scripts/bench_opencvjs.mjs: cv.remap of opencv.js (@techstark/opencv-js) on
+#                 the channels-last image workloads, 1 thread
+#                 (5 to 10 alternate for BENCH_ROUNDS rounds, 2 by default: a shared machine's
 #                 load comes and goes, and each cell keeps its runner's best round)
-#  10. table      scripts/bench_table.mjs merges 5 to 9: a table per platform and thread count
+#  11. table      scripts/bench_table.mjs merges 5 to 10: a table per platform and thread count
 #                 (ms, the fastest peer whose output is exact, gridsample's speed-up over it),
-#                 OpenCV's HWC-only and fixed-point figures apart, and every output's largest
-#                 difference from the native one
+#                 OpenCV's and opencv.js's other variants apart, the image workloads against
+#                 every variant, and every output's largest difference from the native one
 # About four minutes on 2 cores once built and installed (a first build adds about two).
 # BENCH_PEERS picks the native peers: a comma-separated subset of ncnn,opencv,torch,openvino
 # (default all of them), or 0 for none (then no venv either; onnxruntime stays). BUILD_ROOT
@@ -38,7 +41,8 @@
 # name BENCH_ORT_MIN_TIME works too) the JavaScript and Python runners. BENCH_STAT=min shows
 # each runner's fastest run instead of its median (steadier on a busy machine). The raw results
 # stay in test-output/ as bench-gridsample.ROUND.json, bench-ort.ROUND.json,
-# bench-peer-PEER.ROUND.json, bench-wasm.ROUND.json and bench-ort-web.ROUND.json.
+# bench-peer-PEER.ROUND.json, bench-wasm.ROUND.json, bench-ort-web.ROUND.json and
+# bench-opencvjs.ROUND.json.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -70,7 +74,7 @@ peers_python=$peers_venv/bin/python
 say "bootstrap"
 # python3-venv: Debian's python3 makes no venv with pip without it.
 bash scripts/bootstrap.sh libbenchmark-dev ${peers[@]:+python3-venv} >&2
-for package in onnxruntime-node onnxruntime-web; do
+for package in onnxruntime-node onnxruntime-web @techstark/opencv-js; do
   node -e "require.resolve('$package')" >/dev/null 2>&1 && continue
   if [ -z "$(node -p "require('./package.json').devDependencies?.['$package'] ?? ''")" ]; then
     echo "bench.sh: package.json has no devDependency on $package" >&2
@@ -128,7 +132,7 @@ rounds=${BENCH_ROUNDS:-2}
 js_min_time=${BENCH_JS_MIN_TIME:-${BENCH_ORT_MIN_TIME:-0.5}}
 results=()
 rm -f "$out"/bench-gridsample.*.json "$out"/bench-ort.*.json "$out"/bench-wasm.*.json \
-  "$out"/bench-ort-web.*.json "$out"/bench-peer-*.json
+  "$out"/bench-ort-web.*.json "$out"/bench-peer-*.json "$out"/bench-opencvjs.*.json
 for round in $(seq 1 "$rounds"); do
   say "native, round $round/$rounds: gridsample_bench"
   "$dir/tests/bench/gridsample_bench" \
@@ -164,6 +168,11 @@ for round in $(seq 1 "$rounds"); do
   node scripts/bench_ort.mjs --runtime web --data "$dir/data" --min-time "$js_min_time" \
     --out "$out/bench-ort-web.$round.json"
   results+=(--peer "$out/bench-ort-web.$round.json")
+
+  say "opencv.js, round $round/$rounds: cv.remap on the image workloads"
+  node scripts/bench_opencvjs.mjs --data "$dir/data" --min-time "$js_min_time" \
+    --out "$out/bench-opencvjs.$round.json"
+  results+=(--peer "$out/bench-opencvjs.$round.json")
 done
 
 say "table: $out/bench.md"

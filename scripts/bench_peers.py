@@ -12,7 +12,8 @@ here restates) and every workload's X, grid and gridsample's own Y as raw little
 Every peer reads those bytes, so all runners sample the same data, and each peer's output is
 compared with gridsample's native Y (largest |difference|, at every thread count).
 
-What one timed call covers, per peer (all from NCHW tensors to an NCHW Y, inputs made once):
+What one timed call covers, per peer (all from NCHW tensors to an NCHW Y, inputs made once;
+channels-last workloads, images as they come, run on OpenCV only, HWC to HWC):
   ncnn      a net of one GridSample layer: per batch item, an extractor, two inputs and the
             extract (ncnn has no batch axis), its packing conversions included; float32 storage
             and arithmetic (the fp16 options off: the workloads are float32)
@@ -22,7 +23,9 @@ What one timed call covers, per peer (all from NCHW tensors to an NCHW Y, inputs
             NCHW -> HWC and HWC -> NCHW copies (cv2.merge, cv2.split into Y). Also reported
             apart: the remap calls alone on HWC images ("HWC only"), and the same two with
             fixed-point maps (cv2.convertMaps to CV_16SC2 timed in the NCHW figure), which
-            round locations to 1/32 pixel and so are not exact
+            round locations to 1/32 pixel and so are not exact. A channels-last workload
+            (N, H, W, C of at most 4 channels) is remapped as it is into Y: no copies, the
+            map conversions as above
   torch     torch.nn.functional.grid_sample under inference_mode (it allocates Y)
   openvino  a model of one opset-9 GridSample node compiled for the CPU with
             INFERENCE_PRECISION_HINT f32 (its default may be bf16), one stream, inputs shared
@@ -230,6 +233,7 @@ class OpenCV:
         "fixed-hwc": ("OpenCV fixed-point HWC only", "fixed-point maps, HWC only", True),
     }
     GROUP = 4  # channels per interleaved image
+    CHANNELS_LAST = True  # samples channels-last workloads (the others say n/a)
 
     def __init__(self):
         import cv2
@@ -248,12 +252,22 @@ class OpenCV:
     def set_threads(self, threads):
         self.cv2.setNumThreads(threads)
 
+    def pixel_maps(self, grid_item, to_pixels, out, fixed, nearest=False):
+        """The grid's map into pixel units (cv2.transform into `out`, CV_32FC2), or, `fixed`,
+        the fixed-point maps of it (cv2.convertMaps to CV_16SC2)."""
+        self.cv2.transform(grid_item, to_pixels, dst=out)
+        if not fixed:
+            return out, None
+        return self.cv2.convertMaps(out, None, self.cv2.CV_16SC2, nninterpolation=nearest)
+
     def cases(self, w, x, grid, threads):
         cv2 = self.cv2
         if x.ndim != 4:
             raise Unsupported(f"cv2.remap samples 2-D images only, not {x.ndim - 2}-D")
         if x.dtype == np.float16:
             raise Unsupported("cv2.remap has no float16 kernel")
+        if w.get("layout") == "channels-last":
+            return self.channels_last_cases(w, x, grid)
         n_items, channels, height, width = x.shape
         out_h, out_w = grid.shape[1:3]
         ac = bool(w["align_corners"])
@@ -305,11 +319,7 @@ class OpenCV:
         def nchw(fixed):
             def run():
                 for n in range(n_items):
-                    cv2.transform(grid[n], to_pixels, dst=maps[n])
-                    map1, map2 = maps[n], None
-                    if fixed:
-                        map1, map2 = cv2.convertMaps(maps[n], None, cv2.CV_16SC2,
-                                                     nninterpolation=nearest)
+                    map1, map2 = self.pixel_maps(grid[n], to_pixels, maps[n], fixed, nearest)
                     remap(n, to_hwc(n), map1, map2)
                     to_nchw(n)
             return run
@@ -341,6 +351,44 @@ class OpenCV:
         return [Case("", nchw(False), output_nchw), Case("hwc", hwc_only(False), output_hwc),
                 Case("fixed", nchw(True), output_nchw),
                 Case("fixed-hwc", hwc_only(True), output_hwc)]
+
+    def channels_last_cases(self, w, x, grid):
+        """The variants on (N, H, W, C) images, remapped as they are into Y."""
+        cv2 = self.cv2
+        n_items, height, width, channels = x.shape
+        if channels > 4 or channels == 2:
+            raise Unsupported(f"cv2.remap weighs {channels} interleaved channels in 1/32-pixel "
+                              "fixed point even with float maps")
+        if w["mode"] != "linear" or w["padding_mode"] != "border" or w["align_corners"]:
+            raise Unsupported("only linear, border, align_corners 0 is set up here")
+        y = np.empty((n_items,) + grid.shape[1:3] + (channels,), x.dtype)
+        to_pixels = np.array([[width / 2, 0, (width - 1) / 2], [0, height / 2, (height - 1) / 2]])
+        maps = [np.empty(grid.shape[1:], np.float32) for _ in range(n_items)]
+
+        def remap(n, map1, map2):
+            cv2.remap(x[n], map1, map2, cv2.INTER_LINEAR, dst=y[n],
+                      borderMode=cv2.BORDER_REPLICATE)
+
+        def converted(fixed):
+            def run():
+                for n in range(n_items):
+                    remap(n, *self.pixel_maps(grid[n], to_pixels, maps[n], fixed))
+            return run
+
+        converted(False)()
+        fixed_maps = [cv2.convertMaps(m, None, cv2.CV_16SC2) for m in maps]
+
+        def remap_only(fixed):
+            def run():
+                for n in range(n_items):
+                    remap(n, *(fixed_maps[n] if fixed else (maps[n], None)))
+            return run
+
+        def output():
+            return y.copy()
+
+        return [Case("", converted(False), output), Case("hwc", remap_only(False), output),
+                Case("fixed", converted(True), output), Case("fixed-hwc", remap_only(True), output)]
 
 
 class Torch:
@@ -461,6 +509,9 @@ def main():
             peer.set_threads(threads)
             base = {"id": workload["id"], "num_threads": threads}
             try:
+                if (workload.get("layout") == "channels-last" and
+                        not getattr(peer, "CHANNELS_LAST", False)):
+                    raise Unsupported(f"{peer.VARIANTS[''][0]} is set up for NCHW tensors only")
                 cases = peer.cases(workload, x, grid, threads)
             except Unsupported as error:
                 for key in results:

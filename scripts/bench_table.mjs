@@ -260,6 +260,33 @@ for (const family of [...new Set(peers.filter((p) => p.apart).map((p) => p.famil
                 ...tableLines(header, rows, 1));
 }
 
+// Images as they come (channels-last workloads): gridsample's speed-up over every variant of
+// every peer that ran them, those shown apart included, per platform and thread count.
+const imageWorkloads = table.workloads.filter((w) => w.layout === 'channels-last');
+const imageRows = [];
+for (const w of imageWorkloads) {
+  for (const platform of platforms) {
+    for (const threads of platform.threads) {
+      const key = `${w.id}/${threads}`;
+      const subject = platform.subject.results[key];
+      for (const peer of platform.peers) {
+        const r = peer.results[key];
+        if (r?.status !== 'ok' || subject?.status !== 'ok') continue;
+        imageRows.push([w.id, `${platformTitle[platform.name] ?? platform.name}, ${
+          threadTitle(threads)}`, peer.name, cell(subject, platform.subject), cell(r, peer),
+                        speedUp(subject, r)]);
+      }
+    }
+  }
+}
+if (imageRows.length > 0) {
+  sections.push('', '### Images as they come: the channels-last workloads against every variant',
+                '', `${imageWorkloads.map((w) => `${w.id}: ${w.description}`).join('; ')}. ` +
+                'Speed-up = variant ms / gridsample ms, exact or not (≠).', '',
+                ...tableLines(['workload', 'platform, threads', 'variant', 'gridsample ms',
+                               'variant ms', 'speed-up'], imageRows, 3));
+}
+
 // Agreement: each runner's largest |difference| from gridsample's native output, per workload
 // (the round and thread count the table shows at 1 thread, else the first that ran).
 const runners = [...ours.slice(1), ...peers];

@@ -9,8 +9,8 @@
 // dist/index.node.js, initialised with the bytes of dist/gridsample.wasm (init({ wasmBinary })).
 // The build has no threads, so every workload runs on 1 thread.
 //
-// Per workload: gridSample(x, grid, { mode, paddingMode, alignCorners, out }) on tensors read
-// once, with `out` reused (the output is allocated once, as the native benchmark and the
+// Per workload: gridSample(x, grid, { mode, paddingMode, alignCorners, layout, out }) on tensors
+// read once, with `out` reused (the output is allocated once, as the native benchmark and the
 // onnxruntime runners do); each call still copies X and the grid into the wasm heap and Y out of
 // it, which is what users of the package pay. --warmup runs, then timed samples (each the mean
 // of a batch of runs lasting about 1 ms) until both --min-runs and --min-time are reached (at
@@ -59,7 +59,7 @@ for (const workload of table.workloads) {
   const out = new expected.constructor(expected.length);
   const options = {
     mode: workload.mode, paddingMode: workload.padding_mode,
-    alignCorners: Boolean(workload.align_corners), out,
+    alignCorners: Boolean(workload.align_corners), layout: workload.layout, out,
   };
   let result;
   try {

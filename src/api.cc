@@ -53,6 +53,16 @@ const char* PaddingName(Padding padding) {
   return "unknown";
 }
 
+const char* LayoutName(Layout layout) {
+  switch (layout) {
+    case Layout::kChannelsFirst:
+      return "channels-first";
+    case Layout::kChannelsLast:
+      return "channels-last";
+  }
+  return "unknown";
+}
+
 Status ParseDType(std::string_view name, DType* dtype) {
 #define GRIDSAMPLE_DTYPE(Enum, spelling, ...) \
   if (name == spelling) {                     \
@@ -103,6 +113,17 @@ Status ParsePadding(std::string_view onnx_name, Padding* padding) {
                       "\"; expected zeros, border or reflection");
   }
   return Status::Ok();
+}
+
+Status ParseLayout(std::string_view name, Layout* layout) {
+  for (Layout known : {Layout::kChannelsFirst, Layout::kChannelsLast}) {
+    if (name == LayoutName(known)) {
+      *layout = known;
+      return Status::Ok();
+    }
+  }
+  return Status(StatusCode::kInvalidArgument, "layout: unknown value \"" + std::string(name) +
+                                                  "\"; expected channels-first or channels-last");
 }
 
 Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,

@@ -1,14 +1,15 @@
-// The channels-last linear path, per SIMD target: linear interpolation of images with many
-// channels (float32, float16, bfloat16), from a float32 copy of the input with the channels
-// innermost. Included by linear_pairs.cc once per target (foreach_target), after the pair path
-// whose plan and element formats it shares.
+// The channels-last path, per SIMD target: linear and cubic interpolation of images with many
+// channels (float32, float16, bfloat16), and of channels-last X, from float32 pixels with the
+// channels innermost (a copy of X, or X itself). Included by channels_last.cc once per target
+// (foreach_target), after the pair path whose plan and element formats it shares.
 //
 // The pair path gathers each location's pairs once per channel: 2^r scalar loads per output
 // element, from a plane that outgrows L1 when it is large. With the channels innermost, each
 // tap of a location is a run of adjacent channels, loaded as whole vectors and weighed by the
 // tap's weight broadcast: the same plan (PlanLinearPairs), the same sums in the same order, so
-// the results equal the pair path's bit for bit. The price is a transposition of the input
-// (ToChannelsLast) and of each block of sums back to one plane per channel.
+// the results equal the pair path's bit for bit. The price, for channels-first X, is a
+// transposition of the input (ToChannelsLast) and of each block of sums back to one plane per
+// channel; channels-last X and Y need neither.
 
 // Per-target include guard (the Highway idiom).
 #if defined(GRIDSAMPLE_SRC_CHANNELS_LAST_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -143,14 +144,30 @@ HWY_INLINE void Transpose(const float* HWY_RESTRICT src, size_t src_pitch, size_
   }
 }
 
+// out[i] = row[i] as float32 for i < n, widened in vectors as the pair path widens.
+template <PairKind K>
+HWY_INLINE void WidenRow(const typename PairFormat<K>::Element* row, size_t n, float* out) {
+  using Format = PairFormat<K>;
+  using Element = typename Format::Element;
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + lanes <= n; i += lanes) hn::StoreU(Format::Widen(d, row + i), d, out + i);
+  if (i < n) {  // the rest through a buffer: the row may end here
+    Element rest[kMaxFloatLanes] = {};
+    std::copy(row + i, row + n, rest);
+    alignas(64) float wide[kMaxFloatLanes];
+    hn::Store(Format::Widen(d, rest), d, wide);
+    std::copy(wide, wide + (n - i), out + i);
+  }
+}
+
 template <PairKind K>
 void ToChannelsLastT(const void* planes, size_t channels, size_t plane, size_t padded,
                      size_t begin, size_t end, float* pixels) {
   using Format = PairFormat<K>;
   using Element = typename Format::Element;
   const auto* elements = static_cast<const Element*>(planes);
-  const hn::ScalableTag<float> d;
-  const size_t lanes = hn::Lanes(d);
   // Planes read at once: one transposed block's rows (8 beat 4 with 256-bit vectors:
   // docs/benchmarks.md), but no more than that, as the planes may be a power of two apart and
   // more of them would evict their lines before the next locations use them.
@@ -165,23 +182,28 @@ void ToChannelsLastT(const void* planes, size_t channels, size_t plane, size_t p
         Transpose(first, plane, group, n, pixels + p0 * padded + c, padded);
         continue;
       }
-      for (size_t k = 0; k < group; ++k) {
-        const Element* row = first + k * plane;
-        size_t i = 0;
-        for (; i + lanes <= n; i += lanes) hn::Store(Format::Widen(d, row + i), d, widened[k] + i);
-        if (i < n) {  // the rest through a buffer: the plane may end here
-          Element rest[kMaxFloatLanes] = {};
-          std::copy(row + i, row + n, rest);
-          alignas(64) float wide[kMaxFloatLanes];
-          hn::Store(Format::Widen(d, rest), d, wide);
-          std::copy(wide, wide + (n - i), widened[k] + i);
-        }
-      }
+      for (size_t k = 0; k < group; ++k) WidenRow<K>(first + k * plane, n, widened[k]);
       Transpose(widened[0], kToLastBlock, group, n, pixels + p0 * padded + c, padded);
     }
     for (size_t p = p0; p < p0 + n; ++p) {
       std::fill(pixels + p * padded + channels, pixels + (p + 1) * padded, 0.0f);
     }
+  }
+}
+
+// PadChannelsLast (channels_last.h): each pixel's channels widened to float32 and padded.
+template <PairKind K>
+void PadChannelsLastT(const void* in, size_t channels, size_t padded, size_t begin, size_t end,
+                      float* pixels) {
+  const auto* elements = static_cast<const typename PairFormat<K>::Element*>(in);
+  for (size_t p = begin; p < end; ++p) {
+    float* pixel = pixels + p * padded;
+    if constexpr (K == PairKind::kF32) {
+      std::copy(elements + p * channels, elements + (p + 1) * channels, pixel);
+    } else {
+      WidenRow<K>(elements + p * channels, channels, pixel);
+    }
+    std::fill(pixel + channels, pixel + padded, 0.0f);
   }
 }
 
@@ -201,13 +223,14 @@ HWY_INLINE auto VisitFloatKind(PairKind kind, F&& f) {
 // The sums of locations i0..i0+n-1 over channels c0..c0+width-1 (and on to the next whole
 // vector), sums[j * kLastSumsPitch + c] for location i0 + j and channel c0 + c, from a plan of
 // kRows rows of kTaps adjacent pixels each (the pair plan: 2, the quad plan: 4), summed in the
-// order of the pair and quad kernels; false if one may be NaN.
-template <size_t kTaps, size_t kRows>
+// order of the pair and quad kernels; false if one may be NaN. D's lanes divide `padded` and
+// kLastChunk, so no load runs past a pixel's padded channels.
+template <class D, size_t kTaps, size_t kRows>
 HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
                            const int32_t* HWY_RESTRICT base_offsets, const int32_t* row_deltas,
                            const float* HWY_RESTRICT row_weights, size_t pitch, size_t i0,
                            size_t n, size_t c0, size_t width, float* HWY_RESTRICT sums) {
-  const hn::ScalableTag<float> d;
+  const D d;
   const size_t lanes = hn::Lanes(d);
   constexpr size_t kWeights = kTaps * kRows;
   auto nan = hn::FirstN(d, 0);
@@ -235,8 +258,7 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
         weight[kTaps * row + e] = hold(row_weights[(kTaps * row + e) * pitch + i]);
       }
     }
-    // Past `width` the loads read padding (or, for vectors wider than the padding, the next
-    // pixel or the copy's slack): those sums are never stored.
+    // Past `width` the loads read padding: those sums are never stored.
     for (size_t c = 0; c < width; c += lanes) {
       auto acc = hn::Zero(d);
       for (size_t row = 0; row < kRows; ++row) {
@@ -263,7 +285,8 @@ HWY_INLINE auto VisitWindowPlan(size_t taps, size_t rows, F&& f) {
 }
 
 // SumBlock's sums stored as elements of K, one plane per channel: the sum of channel c at
-// location j goes to element at + c * out_pitch + j of `out`.
+// location j goes to element at + c * out_pitch + j of `out` (StoreBlock), or pixel by pixel
+// to element at + j * out_pitch + c (StorePixelsBlock).
 template <PairKind K>
 HWY_NOINLINE void StoreBlock(const float* HWY_RESTRICT sums, size_t n, size_t width, void* out,
                              size_t at, size_t out_pitch) {
@@ -283,6 +306,26 @@ HWY_NOINLINE void StoreBlock(const float* HWY_RESTRICT sums, size_t n, size_t wi
         StoreSums<PairFormat<K>>(d, hn::Load(d, planes + c * kLastBlock + j),
                                  std::min(lanes, n - j), nullptr, first + c * out_pitch + j,
                                  ignored);
+      }
+    }
+  }
+}
+
+template <PairKind K>
+HWY_NOINLINE void StorePixelsBlock(const float* HWY_RESTRICT sums, size_t n, size_t width,
+                                   void* out, size_t at, size_t out_pitch) {
+  auto* first = static_cast<typename PairFormat<K>::Element*>(out) + at;
+  for (size_t j = 0; j < n; ++j) {
+    const float* row = sums + j * kLastSumsPitch;
+    if constexpr (K == PairKind::kF32) {
+      std::copy(row, row + width, first + j * out_pitch);
+    } else {
+      const hn::ScalableTag<float> d;
+      const size_t lanes = hn::Lanes(d);
+      auto ignored = hn::FirstN(d, 0);  // SumBlock found the NaN sums
+      for (size_t c = 0; c < width; c += lanes) {
+        StoreSums<PairFormat<K>>(d, hn::LoadU(d, row + c), std::min(lanes, width - c), nullptr,
+                                 first + j * out_pitch + c, ignored);
       }
     }
   }

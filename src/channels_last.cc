@@ -20,15 +20,27 @@ void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t p
   });
 }
 
-bool SampleChannelsLast(PairKind kind, const float* pixels, size_t channels, size_t padded,
-                        const int32_t* base_offsets, const int32_t* row_deltas,
-                        const float* row_weights, size_t taps, size_t rows, size_t pitch,
-                        size_t count, void* out, size_t out_pitch) {
-  const auto sum = VisitWindowPlan(taps, rows, [](auto t, auto r) {
-    return &SumBlock<decltype(t)::value, decltype(r)::value>;
+void PadChannelsLast(PairKind kind, const void* in, size_t channels, size_t padded,
+                     size_t begin, size_t end, float* pixels) {
+  VisitFloatKind(kind, [&](auto k) {
+    PadChannelsLastT<decltype(k)::value>(in, channels, padded, begin, end, pixels);
   });
-  const auto store =
-      VisitFloatKind(kind, [](auto k) { return &StoreBlock<decltype(k)::value>; });
+}
+
+// SampleChannelsLast in vectors of D.
+template <class D>
+bool SampleChannelsLastD(PairKind kind, const float* pixels, size_t channels, size_t padded,
+                         const int32_t* base_offsets, const int32_t* row_deltas,
+                         const float* row_weights, size_t taps, size_t rows, size_t pitch,
+                         size_t count, void* out, size_t channel_step, size_t location_step) {
+  const auto sum = VisitWindowPlan(taps, rows, [](auto t, auto r) {
+    return &SumBlock<D, decltype(t)::value, decltype(r)::value>;
+  });
+  const bool planes = location_step == 1;
+  const auto store = VisitFloatKind(kind, [planes](auto k) {
+    return planes ? &StoreBlock<decltype(k)::value> : &StorePixelsBlock<decltype(k)::value>;
+  });
+  const size_t out_pitch = planes ? channel_step : location_step;
   bool finite = true;
   alignas(64) float sums[kLastBlock * kLastSumsPitch];  // [location][channel]
   for (size_t i0 = 0; i0 < count; i0 += kLastBlock) {
@@ -37,10 +49,28 @@ bool SampleChannelsLast(PairKind kind, const float* pixels, size_t channels, siz
       const size_t width = std::min(kLastChunk, channels - c0);
       finite &= sum(pixels, padded, base_offsets, row_deltas, row_weights, pitch, i0, n, c0,
                     width, sums);
-      store(sums, n, width, out, c0 * out_pitch + i0, out_pitch);
+      store(sums, n, width, out, c0 * channel_step + i0 * location_step, out_pitch);
     }
   }
   return !finite;
+}
+
+bool SampleChannelsLast(PairKind kind, const float* pixels, size_t channels, size_t padded,
+                        const int32_t* base_offsets, const int32_t* row_deltas,
+                        const float* row_weights, size_t taps, size_t rows, size_t pitch,
+                        size_t count, void* out, size_t channel_step, size_t location_step) {
+  // Whole vectors of the target where they divide the pixels' padding and SumBlock's chunks,
+  // else vectors of at most kChannelPad lanes, which always do.
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  if (padded % lanes == 0 && kLastChunk % lanes == 0) {
+    return SampleChannelsLastD<hn::ScalableTag<float>>(
+        kind, pixels, channels, padded, base_offsets, row_deltas, row_weights, taps, rows, pitch,
+        count, out, channel_step, location_step);
+  }
+  return SampleChannelsLastD<hn::CappedTag<float, kChannelPad>>(
+      kind, pixels, channels, padded, base_offsets, row_deltas, row_weights, taps, rows, pitch,
+      count, out, channel_step, location_step);
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
@@ -52,6 +82,7 @@ HWY_AFTER_NAMESPACE();
 namespace gridsample {
 
 HWY_EXPORT(ToChannelsLast);
+HWY_EXPORT(PadChannelsLast);
 HWY_EXPORT(SampleChannelsLast);
 
 void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t plane,
@@ -59,13 +90,17 @@ void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t p
   HWY_DYNAMIC_DISPATCH(ToChannelsLast)(kind, planes, channels, plane, padded, begin, end,
                                        pixels);
 }
+void PadChannelsLast(PairKind kind, const void* in, size_t channels, size_t padded,
+                     size_t begin, size_t end, float* pixels) {
+  HWY_DYNAMIC_DISPATCH(PadChannelsLast)(kind, in, channels, padded, begin, end, pixels);
+}
 bool SampleChannelsLast(PairKind kind, const float* pixels, size_t channels, size_t padded,
                         const int32_t* base_offsets, const int32_t* row_deltas,
                         const float* row_weights, size_t taps, size_t rows, size_t pitch,
-                        size_t count, void* out, size_t out_pitch) {
+                        size_t count, void* out, size_t channel_step, size_t location_step) {
   return HWY_DYNAMIC_DISPATCH(SampleChannelsLast)(kind, pixels, channels, padded, base_offsets,
                                                   row_deltas, row_weights, taps, rows, pitch,
-                                                  count, out, out_pitch);
+                                                  count, out, channel_step, location_step);
 }
 
 }  // namespace gridsample

@@ -1,8 +1,9 @@
 // The channels-last path (channels_last.cc, channels_last-inl.h): the window kernels for images
-// with many channels, reading a float32 copy of the input whose pixels hold their channels side
-// by side, `padded` floats each (channels rounded up to kChannelPad; the copy has kRowBlock
-// floats of slack at its end, as the last vector may run past a pixel). It samples the pair
-// path's plans of the float kinds (kF32, kF16, kBF16) and the quad path's plans (kF32).
+// with many channels, and for channels-last X, reading float32 pixels that hold their channels
+// side by side, `padded` floats apart (a multiple of kChannelPad): a copy of X (ToChannelsLast,
+// PadChannelsLast), or float32 channels-last X itself where its channels are such a multiple.
+// It samples the pair path's plans of the float kinds (kF32, kF16, kBF16) and the quad path's
+// plans (kF32), and writes one plane per channel or pixels of channels side by side.
 #ifndef GRIDSAMPLE_SRC_CHANNELS_LAST_H_
 #define GRIDSAMPLE_SRC_CHANNELS_LAST_H_
 
@@ -21,16 +22,23 @@ inline constexpr size_t kChannelPad = 8;
 void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t plane,
                     size_t padded, size_t begin, size_t end, float* pixels);
 
+// pixels[p * padded + c] = in[p * channels + c] (elements of `kind`, as float32) for
+// c < channels and pixels p in [begin, end) of one batch item's channels-last X `in`; 0 for
+// the padding c in [channels, padded).
+void PadChannelsLast(PairKind kind, const void* in, size_t channels, size_t padded,
+                     size_t begin, size_t end, float* pixels);
+
 // SampleLinearPairs(kind, ...) (taps = 2, a plan of PlanLinearPairs) or SampleCubicQuads
 // (taps = 4, a plan of PlanCubicQuads, kind kF32) for every channel c < channels of one batch
-// item at once, from its channels-last copy `pixels`: the outputs (elements of `kind`) go to
-// out[c * out_pitch + i] for i < count, equal bit for bit to the pair or quad path's. Returns
-// whether some sum may be NaN: the caller finds those (through the pair path's float sums for
-// narrow kinds) and recomputes them, as for the pair and quad paths.
+// item at once, from its pixels: the outputs (elements of `kind`) go to
+// out[c * channel_step + i * location_step] for i < count (planes: location_step 1; pixels:
+// channel_step 1), equal bit for bit to the pair or quad path's. Loads stay within the pixels'
+// `padded` floats. Returns whether some sum may be NaN: the caller finds those (NaN outputs)
+// and recomputes them, as for the pair and quad paths.
 bool SampleChannelsLast(PairKind kind, const float* pixels, size_t channels, size_t padded,
                         const int32_t* base_offsets, const int32_t* row_deltas,
                         const float* row_weights, size_t taps, size_t rows, size_t pitch,
-                        size_t count, void* out, size_t out_pitch);
+                        size_t count, void* out, size_t channel_step, size_t location_step);
 
 }  // namespace gridsample
 

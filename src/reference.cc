@@ -151,6 +151,7 @@ void Run(const Problem& pr, const TensorView& x, const TensorView& grid,
   const auto* grid_data = static_cast<const typename Traits<GD>::Storage*>(grid.data);
   auto* y_data = static_cast<Storage*>(y.data);
   const size_t r = pr.rank;
+  const bool last = pr.layout == Layout::kChannelsLast;
   if (pr.y_count == 0) return;  // N may still be huge: do not walk it
 
   for (int64_t n = 0; n < pr.batch; ++n) {
@@ -172,8 +173,13 @@ void Run(const Problem& pr, const TensorView& x, const TensorView& grid,
         FixedWeights<C>(taps, 0, int64_t{1} << kFixedBits<XD>, &fixed);
       }
       for (int64_t c = 0; c < pr.channels; ++c) {
-        Storage& out = y_data[(n * pr.channels + c) * pr.out_plane + l];
-        const Storage* plane = x_data + (n * pr.channels + c) * pr.in_plane;
+        // Channel c of pixel p of batch item n: in its plane (channels-first) or among its
+        // pixel's channels (channels-last).
+        const auto at = [&](int64_t p, int64_t plane_size) {
+          return last ? (n * plane_size + p) * pr.channels + c
+                      : (n * pr.channels + c) * plane_size + p;
+        };
+        Storage& out = y_data[at(l, pr.out_plane)];
         if (!finite) {
           out = NonFiniteValue<XD>();
           continue;
@@ -195,13 +201,14 @@ void Run(const Problem& pr, const TensorView& x, const TensorView& grid,
             w *= static_cast<C>(tap.weight);
           }
           if (options.mode == Mode::kNearest) {
-            out = outside ? Storage{} : CopyValue<XD>(plane[offset]);
+            out = outside ? Storage{} : CopyValue<XD>(x_data[at(offset, pr.in_plane)]);
           } else if constexpr (kExact) {
-            if (!outside) exact += fixed[leaf] * ExactTap<XD>(plane[offset]);
+            if (!outside) exact += fixed[leaf] * ExactTap<XD>(x_data[at(offset, pr.in_plane)]);
             ++leaf;
           } else if constexpr (XT::kConversion != Conversion::kString) {
             if (!outside) {
-              const auto* parts = reinterpret_cast<const typename XT::Scalar*>(plane + offset);
+              const auto* parts =
+                  reinterpret_cast<const typename XT::Scalar*>(&x_data[at(offset, pr.in_plane)]);
               for (int part = 0; part < XT::kParts; ++part) {
                 sums[part] += w * ToCompute<XD>(parts[part]);
               }

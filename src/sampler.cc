@@ -27,6 +27,7 @@
 #include "dispatch.h"
 #include "linear_pairs.h"
 #include "nearest.h"
+#include "pixel_pairs.h"
 #include "rows.h"
 #include "thread_pool.h"
 
@@ -44,8 +45,8 @@ struct Tuning {
   static constexpr size_t kWindowPlanBudget = 8192;
   // Below this many weighted taps a call stays on the calling thread.
   static constexpr int64_t kParallelThreshold = 1 << 16;
-  // The channels-last copy holds at most this many floats (plus kRowBlock), 32 MB: one batch
-  // item's copy must fit.
+  // The channels-last copy holds at most this many floats, 32 MB: one batch item's copy must
+  // fit.
   static constexpr size_t kMaxChannelsLast = size_t{8} << 20;
   // Input elements per work item of the channels-last copy (whole kRowBlocks of locations):
   // enough work items for every thread even when the planes are small.
@@ -61,9 +62,9 @@ struct Tuning {
   static constexpr size_t kChannelsLastWidth = 32;
   static constexpr size_t kChannelsLastPlane = 4096;
   static constexpr size_t kChannelsLastCubic3D = 12;
-  // The pair path prefetches its windows as it plans them when one batch item's input passes
-  // this many bytes: larger inputs leave the caches, and smaller ones stay there, where the
-  // prefetches cost a tenth more time.
+  // The pair and pixel-pair paths prefetch their windows as they plan them when one batch
+  // item's input passes this many bytes: larger inputs leave the caches, and smaller ones stay
+  // there, where the prefetches cost a tenth more time (4 MB of RGBA: 4% more).
   static constexpr size_t kPrefetchInput = size_t{8} << 20;
 };
 
@@ -102,7 +103,23 @@ float* KeptCopy(size_t floats) {
 // The paths that plan windows of adjacent elements (PlanWindowsTile) rather than per-axis taps.
 constexpr bool IsWindowPath(SamplerPath path) {
   return path == SamplerPath::kPairs || path == SamplerPath::kChannelsLast ||
-         path == SamplerPath::kQuads;
+         path == SamplerPath::kQuads || path == SamplerPath::kPixelPairs;
+}
+
+// Whether the kernels see X and Y channels-last: with one channel, both layouts are the same
+// memory, and the planar paths take it.
+bool ChannelsLast(const Problem& p) {
+  return p.layout == Layout::kChannelsLast && p.channels > 1;
+}
+
+// The element offset of channel c of batch item n in X (plane = in_plane) or Y (out_plane), in
+// either layout; the channel's pixels are then PixelStep apart.
+int64_t ChannelStart(const Problem& p, int64_t n, int64_t c, int64_t plane) {
+  return p.layout == Layout::kChannelsLast ? n * plane * p.channels + c
+                                           : (n * p.channels + c) * plane;
+}
+int64_t PixelStep(const Problem& p) {
+  return p.layout == Layout::kChannelsLast ? p.channels : 1;
 }
 
 // The per-call constants every tile needs.
@@ -119,14 +136,17 @@ struct CallSetup {
   PairKind pair_kind;
   size_t rows;
   int32_t row_deltas[kMaxWindowRows];
-  // The channels-last path (channels_last.h) when padded_channels > 0: the pair path's plan,
-  // and the input of batch items pixels_batch.. copied to `pixels` with the channels of each
-  // pixel side by side.
+  // The channels-last path (channels_last.h) when padded_channels > 0: the pair or quad path's
+  // plan, and the input of batch items pixels_batch.. with the channels of each pixel side by
+  // side, padded_channels apart: a copy, or X itself (float32 channels-last X whose channels
+  // are a multiple of kChannelPad).
   size_t padded_channels;
   const float* pixels;
   int64_t pixels_batch;
-  // The pair path with PathChoice::prefetch: what it prefetches as it plans, for batch item 0
-  // (first is null otherwise).
+  // Elements between a channel's adjacent pixels in X and Y: 1, or C channels-last.
+  int64_t pixel_step;
+  // The (pixel) pair path with PathChoice::prefetch: what it prefetches as it plans, for batch
+  // item 0 (first is null otherwise).
   WindowPrefetch prefetch;
   // Integer and bool X on the generic path: fixed-point weights summed exactly (convert.h).
   bool exact;
@@ -209,13 +229,14 @@ struct Scratch {
   }
 };
 
-// The value tap `offset` contributes to an interpolation: the element, 0 outside the input
-// (zeros padding), NaN where the grid coordinate was not finite.
+// The value tap `offset` (a pixel of the channel at `in`, whose pixels are `step` elements
+// apart) contributes to an interpolation: the element, 0 outside the input (zeros padding),
+// NaN where the grid coordinate was not finite.
 template <DType XD>
 typename Traits<XD>::Compute TapValue(const typename Traits<XD>::Scalar* in, int64_t offset,
-                                      int part) {
+                                      int64_t step, int part) {
   using C = typename Traits<XD>::Compute;
-  if (offset >= 0) return ToCompute<XD>(in[offset * Traits<XD>::kParts + part]);
+  if (offset >= 0) return ToCompute<XD>(in[offset * step * Traits<XD>::kParts + part]);
   return offset == kZeroTap ? C(0) : std::numeric_limits<C>::quiet_NaN();
 }
 
@@ -360,22 +381,24 @@ float ExactValue(const CallSetup& setup, const typename Traits<GD>::Storage* coo
       offset = CombineTaps(offset, taps[a][tap]);
       weight *= weights[a][tap];
     }
-    acc += TapValue<XD>(in, offset, 0) * weight;
+    acc += TapValue<XD>(in, offset, setup.pixel_step, 0) * weight;
   }
   return acc;
 }
 
-// Recomputes tap by tap the outputs dst[i] (of the plane `in`, locations l0.. of batch item n)
-// whose sums[i] a window kernel left NaN.
+// Recomputes tap by tap the outputs of one channel (the channel at `in`, its locations l0.. of
+// batch item n at dst, both pixel_step apart) that a window kernel left NaN. A NaN sum gives a
+// NaN output and a number never does (float16 and bfloat16 overflow to infinity), so the
+// outputs say which.
 template <DType XD, DType GD>
 void RecomputeNaNs(const CallSetup& setup, const void* grid, int64_t n, int64_t l0, size_t count,
-                   const typename Traits<XD>::Scalar* in, const float* sums,
-                   typename Traits<XD>::Storage* dst) {
+                   const typename Traits<XD>::Scalar* in, typename Traits<XD>::Storage* dst) {
   const Problem& p = *setup.problem;
   const auto* coords = GridAt<GD>(p, grid, n, l0);
+  const size_t step = static_cast<size_t>(setup.pixel_step);
   for (size_t i = 0; i < count; ++i) {
-    if (std::isnan(sums[i])) {
-      dst[i] = FromCompute<XD>(ExactValue<XD, GD>(setup, coords + i * p.rank, in));
+    if (std::isnan(ToCompute<XD>(dst[i * step]))) {
+      dst[i * step] = FromCompute<XD>(ExactValue<XD, GD>(setup, coords + i * p.rank, in));
     }
   }
 }
@@ -390,26 +413,21 @@ void SampleWindowsTile(const CallSetup& setup, const void* grid, const void* x, 
     const int64_t plane_index = n * p.channels + c;
     const Storage* in = static_cast<const Storage*>(x) + plane_index * p.in_plane;
     Storage* dst = static_cast<Storage*>(y) + plane_index * p.out_plane + l0;
-    float* out = s->acc;
-    if constexpr (std::is_same<Storage, float>::value) out = dst;
     bool flagged = false;
     if constexpr (std::is_same<Storage, float>::value) {
       if (setup.options.mode == Mode::kCubic) {
-        flagged = SampleCubicQuads(in, s->base_offsets, setup.row_deltas,
-                                   s->row_weights, setup.rows, setup.tile, count, out);
+        flagged = SampleCubicQuads(in, s->base_offsets, setup.row_deltas, s->row_weights,
+                                   setup.rows, setup.tile, count, dst);
       }
     }
     if (setup.options.mode != Mode::kCubic) {
-      // Narrow outputs skip the float sums unless some are NaN: then a second pass finds them.
-      const auto sample = [&](float* sums) {
-        return SampleLinearPairs(setup.pair_kind, in, s->base_offsets, setup.row_deltas,
-                                 s->row_weights, setup.rows, setup.tile, count, sums,
-                                 dst);
-      };
-      flagged = sample(std::is_same<Storage, float>::value ? out : nullptr);
-      if (flagged && !std::is_same<Storage, float>::value) sample(out);
+      // Narrow outputs need no float sums: their NaN outputs say where the sums were NaN.
+      float* sums = nullptr;
+      if constexpr (std::is_same<Storage, float>::value) sums = dst;
+      flagged = SampleLinearPairs(setup.pair_kind, in, s->base_offsets, setup.row_deltas,
+                                  s->row_weights, setup.rows, setup.tile, count, sums, dst);
     }
-    if (flagged) RecomputeNaNs<XD, GD>(setup, grid, n, l0, count, in, out, dst);
+    if (flagged) RecomputeNaNs<XD, GD>(setup, grid, n, l0, count, in, dst);
   }
 }
 
@@ -422,23 +440,34 @@ void SampleChannelsLastTile(const CallSetup& setup, const void* grid, const void
   const size_t padded = setup.padded_channels;
   const float* pixels =
       setup.pixels + static_cast<size_t>((n - setup.pixels_batch) * p.in_plane) * padded;
-  Storage* out = static_cast<Storage*>(y) + n * p.channels * p.out_plane + l0;
+  Storage* out = static_cast<Storage*>(y) + ChannelStart(p, n, 0, p.out_plane) +
+                 l0 * setup.pixel_step;
+  const bool last = ChannelsLast(p);
   const bool flagged = SampleChannelsLast(
       setup.pair_kind, pixels, static_cast<size_t>(p.channels), padded, s->base_offsets,
       setup.row_deltas, s->row_weights, setup.taps, setup.rows, setup.tile, count, out,
-      static_cast<size_t>(p.out_plane));
+      last ? 1 : static_cast<size_t>(p.out_plane), last ? static_cast<size_t>(p.channels) : 1);
   for (int64_t c = 0; flagged && c < p.channels; ++c) {
-    const Storage* in = static_cast<const Storage*>(x) + (n * p.channels + c) * p.in_plane;
-    Storage* dst = out + c * p.out_plane;
-    const float* sums;
-    if constexpr (std::is_same<Storage, float>::value) {
-      sums = dst;
-    } else {  // the float sums, which narrow (linear) outputs lack: the pair path gives them
-      SampleLinearPairs(setup.pair_kind, in, s->base_offsets, setup.row_deltas,
-                        s->row_weights, setup.rows, setup.tile, count, s->acc, dst);
-      sums = s->acc;
-    }
-    RecomputeNaNs<XD, GD>(setup, grid, n, l0, count, in, sums, dst);
+    RecomputeNaNs<XD, GD>(setup, grid, n, l0, count,
+                          static_cast<const Storage*>(x) + ChannelStart(p, n, c, p.in_plane),
+                          out + (last ? c : c * p.out_plane));
+  }
+}
+
+// The pixel-pair path for every channel of a planned tile (channels-last X and Y).
+template <DType XD, DType GD>
+void SamplePixelPairsTile(const CallSetup& setup, const void* grid, const void* x, void* y,
+                          int64_t n, int64_t l0, size_t count, Scratch<float>* s) {
+  using Storage = typename Traits<XD>::Storage;
+  const Problem& p = *setup.problem;
+  const Storage* in = static_cast<const Storage*>(x) + ChannelStart(p, n, 0, p.in_plane);
+  Storage* out = static_cast<Storage*>(y) + ChannelStart(p, n, 0, p.out_plane) +
+                 l0 * setup.pixel_step;
+  const bool flagged = SamplePixelPairs(
+      setup.pair_kind, static_cast<size_t>(p.channels), in, s->base_offsets, setup.row_deltas,
+      s->row_weights, setup.rows, setup.tile, count, out);
+  for (int64_t c = 0; flagged && c < p.channels; ++c) {
+    RecomputeNaNs<XD, GD>(setup, grid, n, l0, count, in + c, out + c);
   }
 }
 
@@ -450,18 +479,19 @@ void SampleTile(const CallSetup& setup, const void* x, void* y, int64_t n, int64
   using Storage = typename XT::Storage;
   const Problem& p = *setup.problem;
   const size_t pitch = setup.tile;
+  // The plan's offsets count pixels; a channel's pixels are `step` elements apart.
+  const int64_t step = setup.pixel_step;
   for (int64_t c = 0; c < p.channels; ++c) {
-    const int64_t plane_index = n * p.channels + c;
-    const Storage* plane = static_cast<const Storage*>(x) + plane_index * p.in_plane;
-    Storage* out = static_cast<Storage*>(y) + plane_index * p.out_plane + l0;
+    const Storage* plane = static_cast<const Storage*>(x) + ChannelStart(p, n, c, p.in_plane);
+    Storage* out = static_cast<Storage*>(y) + ChannelStart(p, n, c, p.out_plane) + l0 * step;
     if (setup.options.mode == Mode::kNearest) {
       // A copy: exact for every type, strings included.
       const int64_t* offsets = s->offsets;
       for (size_t i = 0; i < count; ++i) {
         const int64_t offset = offsets[i];
-        out[i] = offset >= 0            ? CopyValue<XD>(plane[offset])
-                 : offset == kZeroTap ? Storage{}
-                                        : NonFiniteValue<XD>();
+        out[i * step] = offset >= 0            ? CopyValue<XD>(plane[offset * step])
+                        : offset == kZeroTap ? Storage{}
+                                               : NonFiniteValue<XD>();
       }
       continue;
     }
@@ -475,11 +505,11 @@ void SampleTile(const CallSetup& setup, const void* x, void* y, int64_t n, int64
         for (size_t i = 0; i < count; ++i) {
           if (offsets[i] >= 0) {
             acc[i] += static_cast<ExactSum<C>>(fixed[i]) *
-                      static_cast<ExactSum<C>>(ExactTap<XD>(plane[offsets[i]]));
+                      static_cast<ExactSum<C>>(ExactTap<XD>(plane[offsets[i] * step]));
           }
         }
       }
-      for (size_t i = 0; i < count; ++i) out[i] = FromExact<XD>(acc[i]);
+      for (size_t i = 0; i < count; ++i) out[i * step] = FromExact<XD>(acc[i]);
     } else if constexpr (XT::kConversion != Conversion::kString) {
       using Scalar = typename XT::Scalar;
       const auto* in = reinterpret_cast<const Scalar*>(plane);
@@ -491,10 +521,14 @@ void SampleTile(const CallSetup& setup, const void* x, void* y, int64_t n, int64
         std::fill(values + count, values + pitch, C(0));
         for (size_t k = 0; k < setup.combinations; ++k) {
           const int64_t* offsets = s->offsets + k * pitch;
-          for (size_t i = 0; i < count; ++i) values[i] = TapValue<XD>(in, offsets[i], part);
+          for (size_t i = 0; i < count; ++i) {
+            values[i] = TapValue<XD>(in, offsets[i], step, part);
+          }
           MulAddRow(values, s->weights + k * pitch, acc, pitch);
         }
-        for (size_t i = 0; i < count; ++i) dst[i * XT::kParts + part] = FromCompute<XD>(acc[i]);
+        for (size_t i = 0; i < count; ++i) {
+          dst[i * step * XT::kParts + part] = FromCompute<XD>(acc[i]);
+        }
       }
     }
   }
@@ -504,13 +538,15 @@ void SampleTile(const CallSetup& setup, const void* x, void* y, int64_t n, int64
 struct PathChoice {
   SamplerPath path;
   size_t padded_channels;  // the channels-last path's channels per pixel, else 0
-  bool prefetch;           // the pair path prefetches its windows as it plans (windows.h)
+  bool copy_pixels;        // the channels-last path reads a copy of X (else X itself)
+  bool prefetch;           // the (pixel) pair path prefetches its windows as it plans
   size_t tile;             // locations per tile, a multiple of kRowBlock
   size_t threads;
 };
 
 // What the dtypes of a call allow (PathTypesOf): the paths' element kinds and grid types.
 struct PathTypes {
+  PairKind pair_kind;
   bool windows;        // X has a pair kind and the grid computes in float32
   bool channels_last;  // ... and the pair kind is a float one
   bool float32_x;
@@ -523,7 +559,7 @@ constexpr PathTypes PathTypesOf() {
   constexpr PairKind kPairKind = PairKindOf<XD>();
   constexpr bool kWindows =
       kPairKind != PairKind::kNone && std::is_same<typename Traits<GD>::Compute, float>::value;
-  return {kWindows,
+  return {kPairKind, kWindows,
           kWindows && (kPairKind == PairKind::kF32 || kPairKind == PairKind::kF16 ||
                        kPairKind == PairKind::kBF16),
           XD == DType::kFloat32, GD == DType::kFloat32, sizeof(typename Traits<XD>::Storage)};
@@ -534,35 +570,50 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
   size_t combinations = 1;
   for (size_t a = 0; a < p.rank; ++a) combinations *= taps;
   const size_t rows = combinations / taps;
-  // Where each path can sample the call at all: its element kinds, grid type, ranks and sizes.
+  // Where each path can sample the call at all: its element kinds, grid type, ranks, sizes and
+  // layout. The pair and quad kernels read planes; channels-last X goes to the kernels that
+  // read pixels.
+  const bool last = ChannelsLast(p);
+  const size_t channels = static_cast<size_t>(p.channels);
   const bool small_plane = p.in_plane <= kMaxWindowPlane;
-  const size_t padded = RoundUp(static_cast<size_t>(p.channels), kChannelPad);
-  bool can[5] = {};
+  const bool pairs_fit = options.mode == Mode::kLinear && types.windows &&
+                         p.rank <= kMaxPairRank && p.in[p.rank - 1] >= 2 && small_plane;
+  const bool quads_fit =
+      options.mode == Mode::kCubic && types.windows && types.float32_x &&
+      p.rank <= kMaxQuadRank && small_plane &&
+      std::all_of(p.in.begin(), p.in.end(), [](int64_t e) { return e >= 4; });
+  // Channels-last float32 X whose pixels fill whole blocks of kChannelPad is read as it is.
+  const bool direct = last && types.float32_x && channels % kChannelPad == 0;
+  const size_t padded = direct ? channels : RoundUp(channels, kChannelPad);
+  bool can[kSamplerPaths] = {};
   auto at = [&can](SamplerPath path) -> bool& { return can[static_cast<int>(path)]; };
   at(SamplerPath::kGeneric) = true;
   at(SamplerPath::kNearestPlan) = options.mode == Mode::kNearest && types.float32_grid &&
                                   p.rank <= kMaxPairRank && small_plane;
-  at(SamplerPath::kPairs) = options.mode == Mode::kLinear && types.windows &&
-                            p.rank <= kMaxPairRank && p.in[p.rank - 1] >= 2 && small_plane;
-  at(SamplerPath::kQuads) =
-      options.mode == Mode::kCubic && types.windows && types.float32_x &&
-      p.rank <= kMaxQuadRank && small_plane &&
-      std::all_of(p.in.begin(), p.in.end(), [](int64_t e) { return e >= 4; });
+  at(SamplerPath::kPairs) = pairs_fit && !last;
+  at(SamplerPath::kQuads) = quads_fit && !last;
   at(SamplerPath::kChannelsLast) =
-      types.channels_last && (at(SamplerPath::kPairs) || at(SamplerPath::kQuads)) &&
-      static_cast<size_t>(p.in_plane) <= Tuning::kMaxChannelsLast / padded;
-  // The fastest that can, as measured (Tuning), unless a test forces one that can.
-  PathChoice choice{SamplerPath::kGeneric, 0, false, 0, 0};
+      types.channels_last && (pairs_fit || quads_fit) &&
+      (direct || static_cast<size_t>(p.in_plane) <= Tuning::kMaxChannelsLast / padded);
+  at(SamplerPath::kPixelPairs) = last && pairs_fit && PixelPairsTake(types.pair_kind, channels);
+  // The fastest that can, as measured (Tuning), unless a test forces one that can. For
+  // channels-last X, the kernels that read pixels beat the generic path whatever the sizes.
+  PathChoice choice{SamplerPath::kGeneric, 0, false, false, 0, 0};
   for (SamplerPath path : {SamplerPath::kNearestPlan, SamplerPath::kPairs, SamplerPath::kQuads}) {
     if (at(path)) choice.path = path;
   }
-  if (at(SamplerPath::kChannelsLast) && ChannelsLastPays(p, taps, rows)) {
+  if (at(SamplerPath::kChannelsLast) && (last || ChannelsLastPays(p, taps, rows))) {
     choice.path = SamplerPath::kChannelsLast;
   }
+  if (at(SamplerPath::kPixelPairs)) choice.path = SamplerPath::kPixelPairs;
   const int forced = forced_path.load(std::memory_order_relaxed);
   if (forced >= 0 && can[forced]) choice.path = static_cast<SamplerPath>(forced);
-  if (choice.path == SamplerPath::kChannelsLast) choice.padded_channels = padded;
-  choice.prefetch = choice.path == SamplerPath::kPairs &&
+  if (choice.path == SamplerPath::kChannelsLast) {
+    choice.padded_channels = padded;
+    choice.copy_pixels = !direct;
+  }
+  choice.prefetch = (choice.path == SamplerPath::kPairs ||
+                     choice.path == SamplerPath::kPixelPairs) &&
                     static_cast<double>(p.channels) * static_cast<double>(p.in_plane) *
                             static_cast<double>(types.x_bytes) >
                         static_cast<double>(Tuning::kPrefetchInput);
@@ -604,6 +655,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   setup.combinations = 1;
   for (size_t a = 0; a < p.rank; ++a) setup.combinations *= setup.taps;
   constexpr bool kWindowTypes = kTypes.windows, kChannelsLastTypes = kTypes.channels_last;
+  constexpr bool kPixelTypes = kWindowTypes && PixelPairsKind(kTypes.pair_kind);
   setup.pair_kind = PairKindOf<XD>();  // read on the window paths only
   setup.rows = setup.combinations / setup.taps;
   if (IsWindowPath(setup.path)) {
@@ -614,13 +666,17 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   setup.padded_channels = choice.padded_channels;
   setup.prefetch = {nullptr, 0, 0, 0, nullptr, 0};
   if (choice.prefetch) {
-    const size_t plane_bytes = static_cast<size_t>(p.in_plane) * kTypes.x_bytes;
-    setup.prefetch = {static_cast<const unsigned char*>(x.data), plane_bytes,
-                      static_cast<size_t>(p.channels), kTypes.x_bytes, setup.row_deltas,
-                      setup.rows};
+    // The pair path reads a plane per channel, the pixel pairs one plane of whole pixels.
+    const bool pixels = choice.path == SamplerPath::kPixelPairs;
+    const size_t channels = static_cast<size_t>(p.channels);
+    const size_t element = kTypes.x_bytes * (pixels ? channels : 1);
+    setup.prefetch = {static_cast<const unsigned char*>(x.data),
+                      static_cast<size_t>(p.in_plane) * element, pixels ? 1 : channels, element,
+                      setup.row_deltas, setup.rows};
   }
   setup.pixels = nullptr;
   setup.pixels_batch = 0;
+  setup.pixel_step = PixelStep(p);
   setup.tile = choice.tile;
   setup.tiles_per_batch =
       (p.out_plane + static_cast<int64_t>(setup.tile) - 1) / static_cast<int64_t>(setup.tile);
@@ -629,30 +685,38 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   std::vector<Scratch<C>> scratch(threads);
   for (Scratch<C>& worker : scratch) worker.Allocate(setup);
   // The channels-last path copies and samples a few batch items at a time (as many as the
-  // kept copy holds); the other paths take the whole batch at once.
+  // kept copy holds); the other paths, and the channels-last path reading X itself, take the
+  // whole batch at once.
   int64_t batch_step = p.batch;
   float* pixels = nullptr;
   const size_t channels = static_cast<size_t>(p.channels);
   const size_t plane = static_cast<size_t>(p.in_plane), padded = setup.padded_channels;
-  if (kChannelsLastTypes && padded > 0) {
+  const bool copy = kChannelsLastTypes && choice.copy_pixels;
+  if (copy) {
     batch_step =
         std::min(p.batch, static_cast<int64_t>(Tuning::kMaxChannelsLast / (plane * padded)));
-    pixels = KeptCopy(static_cast<size_t>(batch_step) * plane * padded + kRowBlock);
+    pixels = KeptCopy(static_cast<size_t>(batch_step) * plane * padded);
     setup.pixels = pixels;
+  } else if (padded > 0) {
+    setup.pixels = static_cast<const float*>(x.data);
   }
   for (int64_t n0 = 0; n0 < p.batch; n0 += batch_step) {
     const int64_t batch_items = std::min(batch_step, p.batch - n0);
-    if (kChannelsLastTypes && padded > 0) {
+    if (copy) {
       const size_t per_item =
           RoundUp(std::max<size_t>(Tuning::kToChannelsLastItem / channels, 1), kRowBlock);
       const size_t blocks = (plane + per_item - 1) / per_item;
       ParallelFor(static_cast<size_t>(batch_items) * blocks, threads, [&](size_t item, size_t) {
         const size_t k = item / blocks, begin = item % blocks * per_item;
-        ToChannelsLast(setup.pair_kind,
-                       static_cast<const typename Traits<XD>::Storage*>(x.data) +
-                           (static_cast<size_t>(n0) + k) * channels * plane,
-                       channels, plane, padded, begin, std::min(plane, begin + per_item),
-                       pixels + k * plane * padded);
+        const auto* from = static_cast<const typename Traits<XD>::Storage*>(x.data) +
+                           (static_cast<size_t>(n0) + k) * channels * plane;
+        float* to = pixels + k * plane * padded;
+        const size_t end = std::min(plane, begin + per_item);
+        if (ChannelsLast(p)) {
+          PadChannelsLast(setup.pair_kind, from, channels, padded, begin, end, to);
+        } else {
+          ToChannelsLast(setup.pair_kind, from, channels, plane, padded, begin, end, to);
+        }
       });
       setup.pixels_batch = n0;
     }
@@ -666,6 +730,13 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
       if constexpr (kWindowTypes) {
         if (IsWindowPath(setup.path)) {
           PlanWindowsTile<GD>(setup, grid.data, n, l0, count, &scratch[worker]);
+          if constexpr (kPixelTypes) {
+            if (setup.path == SamplerPath::kPixelPairs) {
+              SamplePixelPairsTile<XD, GD>(setup, grid.data, x.data, y.data, n, l0, count,
+                                           &scratch[worker]);
+              return;
+            }
+          }
           if constexpr (kChannelsLastTypes) {
             if (setup.padded_channels > 0) {
               SampleChannelsLastTile<XD, GD>(setup, grid.data, x.data, y.data, n, l0, count,
@@ -698,6 +769,8 @@ const char* SamplerPathName(SamplerPath path) {
       return "channels_last";
     case SamplerPath::kQuads:
       return "quads";
+    case SamplerPath::kPixelPairs:
+      return "pixel_pairs";
   }
   return nullptr;
 }

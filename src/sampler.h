@@ -14,11 +14,14 @@ enum class SamplerPath {
   kGeneric,       // per-axis taps, a row of offsets and weights per tap combination
   kNearestPlan,   // nearest: one planned offset per location, then a copy
   kPairs,         // linear: each axis's two taps as a pair of adjacent elements
-  kChannelsLast,  // linear, many channels: a channels-last float32 copy of X
+  kChannelsLast,  // many channels, or channels-last X: whole vectors of a pixel's channels
   kQuads,         // cubic float32: each axis's four taps as one 128-bit load
+  kPixelPairs,    // linear, channels-last RGB/RGBA: each row's two pixels loaded whole
 };
+inline constexpr int kSamplerPaths = static_cast<int>(SamplerPath::kPixelPairs) + 1;
 
-// "generic", "nearest_plan", "pairs", "channels_last", "quads"; nullptr past the last path.
+// "generic", "nearest_plan", "pairs", "channels_last", "quads", "pixel_pairs"; nullptr past the
+// last path.
 const char* SamplerPathName(SamplerPath path);
 
 // Test hook: from now on every call takes `path` wherever that path can sample it, whatever

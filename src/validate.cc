@@ -110,7 +110,19 @@ Status CheckSameDType(const char* name, DType dtype, const char* input, DType in
   return Status::Ok();
 }
 
-// The shape checks OutputShape and Validate share; fills every field of *p.
+// The form of X's or Y's shape in `layout`, for messages: "(N, C, D1, ..., Dr)" or
+// "(N, D1, ..., Dr, C) (channels-last)".
+std::string LayoutForm(Layout layout, const char* spatial) {
+  const std::string axes = std::string("D1") + spatial + ", ..., Dr" + spatial;
+  return layout == Layout::kChannelsLast ? "(N, " + axes + ", C) (channels-last)"
+                                         : "(N, C, " + axes + ")";
+}
+
+// " (channels-last)" after a shape of X whose axes the message counts, "" for ONNX's layout.
+std::string LayoutNote(Layout layout) {
+  return layout == Layout::kChannelsLast ? " (channels-last)" : "";
+}
+
 // A dtype a grid may have (the registry's Grid column), for `name`, which must be `what`.
 Status CheckGridDType(const char* name, DType dtype, const char* what) {
   if (IsGridDType(dtype)) return Status::Ok();
@@ -120,7 +132,7 @@ Status CheckGridDType(const char* name, DType dtype, const char* what) {
 
 // An output view of exactly the computed shape; `form` names its axes in the message.
 Status CheckOutputShape(const char* name, const MutableTensorView& view,
-                        const std::vector<int64_t>& shape, const char* form) {
+                        const std::vector<int64_t>& shape, const std::string& form) {
   int64_t count = 0;
   Status status = CheckShape(name, view.shape, view.rank, &count);
   if (!status.ok()) return status;
@@ -148,8 +160,9 @@ Status CheckBuffers(std::initializer_list<Buffer> buffers) {
   return Status::Ok();
 }
 
+// The shape checks OutputShape and Validate share; fills every field of *p.
 Status CheckShapes(const int64_t* x_shape, size_t x_rank, const int64_t* grid_shape,
-                   size_t grid_rank, Problem* p) {
+                   size_t grid_rank, Layout layout, Problem* p) {
   Status status = CheckShape("x", x_shape, x_rank, &p->x_count);
   if (!status.ok()) return status;
   status = CheckShape("grid", grid_shape, grid_rank, &p->grid_count);
@@ -157,7 +170,7 @@ Status CheckShapes(const int64_t* x_shape, size_t x_rank, const int64_t* grid_sh
   if (x_rank < 3) {
     return Invalid("x: rank " + std::to_string(x_rank) + " (shape " +
                    ShapeString(x_shape, x_rank) +
-                   ") is below 3; X must be (N, C, D1, ..., Dr) with r >= 1");
+                   ") is below 3; X must be " + LayoutForm(layout, "") + " with r >= 1");
   }
   if (grid_rank != x_rank) {
     return Invalid("grid: rank " + std::to_string(grid_rank) + " (shape " +
@@ -174,10 +187,12 @@ Status CheckShapes(const int64_t* x_shape, size_t x_rank, const int64_t* grid_sh
     return Invalid("grid: batch " + std::to_string(grid_shape[0]) + " must equal x's batch " +
                    std::to_string(x_shape[0]));
   }
+  const bool last = layout == Layout::kChannelsLast;
+  p->layout = layout;
   p->rank = r;
   p->batch = x_shape[0];
-  p->channels = x_shape[1];
-  p->in.assign(x_shape + 2, x_shape + x_rank);
+  p->channels = last ? x_shape[x_rank - 1] : x_shape[1];
+  p->in.assign(x_shape + (last ? 1 : 2), x_shape + x_rank - (last ? 1 : 0));
   p->out.assign(grid_shape + 1, grid_shape + grid_rank - 1);
   // The planes are checked on their own: with N or C of 0, x's and grid's counts bound nothing.
   status = CheckShape("x (spatial extents)", p->in.data(), r, &p->in_plane);
@@ -194,20 +209,23 @@ Status CheckShapes(const int64_t* x_shape, size_t x_rank, const int64_t* grid_sh
         stride > kMaxBytes) {
       return Status(StatusCode::kOutOfRange,
                     "x: the spatial extents " + ShapeString(p->in.data(), r) + " of shape " +
-                        ShapeString(x_shape, x_rank) + " overflow the element stride of axis " +
-                        std::to_string(a - 1));
+                        ShapeString(x_shape, x_rank) + LayoutNote(layout) +
+                        " overflow the element stride of spatial axis " + std::to_string(a - 1));
     }
     p->stride[a - 1] = static_cast<int64_t>(stride);
   }
-  p->y_shape = {p->batch, p->channels};
+  p->y_shape = {p->batch};
+  if (!last) p->y_shape.push_back(p->channels);
   p->y_shape.insert(p->y_shape.end(), p->out.begin(), p->out.end());
+  if (last) p->y_shape.push_back(p->channels);
   status = CheckShape("y", p->y_shape.data(), p->y_shape.size(), &p->y_count);
   if (!status.ok()) return status;
   if (p->y_count > 0) {
     for (size_t a = 0; a < r; ++a) {
       if (p->in[a] == 0) {
         return Invalid("x: spatial axis " + std::to_string(a) + " of shape " +
-                       ShapeString(x_shape, x_rank) + " is empty, but the output samples " +
+                       ShapeString(x_shape, x_rank) + LayoutNote(layout) +
+                       " is empty, but the output samples " +
                        std::to_string(p->y_count) + " elements from it");
       }
     }
@@ -215,13 +233,23 @@ Status CheckShapes(const int64_t* x_shape, size_t x_rank, const int64_t* grid_sh
   return Status::Ok();
 }
 
+Status CheckLayout(Layout layout) {
+  if (layout != Layout::kChannelsFirst && layout != Layout::kChannelsLast) {
+    return Invalid("options.layout: value " + std::to_string(static_cast<int>(layout)) +
+                   " is not a gridsample::Layout");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status OutputShape(const int64_t* x_shape, size_t x_rank, const int64_t* grid_shape,
-                   size_t grid_rank, std::vector<int64_t>* y_shape) {
+                   size_t grid_rank, std::vector<int64_t>* y_shape, Layout layout) {
   if (y_shape == nullptr) return Invalid("y_shape: the output pointer is null");
+  Status status = CheckLayout(layout);
+  if (!status.ok()) return status;
   Problem p;
-  Status status = CheckShapes(x_shape, x_rank, grid_shape, grid_rank, &p);
+  status = CheckShapes(x_shape, x_rank, grid_shape, grid_rank, layout, &p);
   if (!status.ok()) return status;
   *y_shape = std::move(p.y_shape);
   return Status::Ok();
@@ -242,11 +270,13 @@ Status Validate(const TensorView& x, const TensorView& grid, const MutableTensor
                    std::to_string(static_cast<int>(options.padding)) +
                    " is not a gridsample::Padding");
   }
+  Status status = CheckLayout(options.layout);
+  if (!status.ok()) return status;
   if (options.num_threads < 0) {
     return Invalid("options.num_threads: " + std::to_string(options.num_threads) +
                    " is negative (0 means all hardware threads)");
   }
-  Status status = CheckDType("x", x.dtype);
+  status = CheckDType("x", x.dtype);
   if (!status.ok()) return status;
   status = CheckDType("grid", grid.dtype);
   if (!status.ok()) return status;
@@ -256,9 +286,9 @@ Status Validate(const TensorView& x, const TensorView& grid, const MutableTensor
   if (!status.ok()) return status;
   status = CheckSameDType("y", y.dtype, "x", x.dtype);
   if (!status.ok()) return status;
-  status = CheckShapes(x.shape, x.rank, grid.shape, grid.rank, p);
+  status = CheckShapes(x.shape, x.rank, grid.shape, grid.rank, options.layout, p);
   if (!status.ok()) return status;
-  status = CheckOutputShape("y", y, p->y_shape, "(N, C, D1_out, ..., Dr_out)");
+  status = CheckOutputShape("y", y, p->y_shape, LayoutForm(options.layout, "_out"));
   if (!status.ok()) return status;
   if (x.dtype == DType::kString && options.mode != Mode::kNearest) {
     return Status(StatusCode::kUnsupported,

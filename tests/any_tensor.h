@@ -330,6 +330,22 @@ class AnyTensor {
     return false;
   }
 
+  // The same bits (strings: the same value): NaN payloads and the sign of zero included.
+  bool SameBits(size_t i, const AnyTensor& other, size_t j) const {
+    if (dtype_ == DType::kString) return String(i) == other.String(j);
+    return std::memcmp(bytes() + i * info().size, other.bytes() + j * info().size,
+                       info().size) == 0;
+  }
+
+  // Element i becomes element j of `other`, a tensor of the same dtype.
+  void CopyElement(size_t i, const AnyTensor& other, size_t j) {
+    if (dtype_ == DType::kString) {
+      strings_[i] = other.strings_[j];
+    } else {
+      std::memcpy(bytes() + i * info().size, other.bytes() + j * info().size, info().size);
+    }
+  }
+
   // The whole content, bit for bit (strings by value).
   bool Identical(const AnyTensor& other) const {
     if (dtype_ != other.dtype_ || count_ != other.count_) return false;
@@ -418,12 +434,33 @@ struct Results {
   AnyTensor ref;
 };
 
+// A channels-first tensor (N, C, D1..Dr) transposed to channels-last, (N, D1..Dr, C).
+inline AnyTensor ToChannelsLast(const AnyTensor& t) {
+  std::vector<int64_t> shape = t.shape();
+  if (shape.size() < 3) return t;
+  const size_t batch = static_cast<size_t>(shape[0]), channels = static_cast<size_t>(shape[1]);
+  size_t plane = 1;
+  for (size_t a = 2; a < shape.size(); ++a) plane *= static_cast<size_t>(shape[a]);
+  shape.erase(shape.begin() + 1);
+  shape.push_back(static_cast<int64_t>(channels));
+  AnyTensor last(t.dtype(), shape);
+  for (size_t n = 0; n < batch; ++n) {
+    for (size_t c = 0; c < channels; ++c) {
+      for (size_t p = 0; p < plane; ++p) {
+        last.CopyElement((n * plane + p) * channels + c, t, (n * channels + c) * plane + p);
+      }
+    }
+  }
+  return last;
+}
+
 // Runs GridSample and ReferenceGridSample into fresh outputs of OutputShape's shape (outputs
 // of shape {0} when OutputShape fails).
 inline Results RunBoth(const AnyTensor& x, const AnyTensor& grid, const Options& options) {
   std::vector<int64_t> y_shape;
-  const Status shape_status = OutputShape(x.shape().data(), x.shape().size(),
-                                          grid.shape().data(), grid.shape().size(), &y_shape);
+  const Status shape_status =
+      OutputShape(x.shape().data(), x.shape().size(), grid.shape().data(), grid.shape().size(),
+                  &y_shape, options.layout);
   if (!shape_status.ok()) {
     return {shape_status, shape_status, AnyTensor(x.dtype(), {0}), AnyTensor(x.dtype(), {0})};
   }

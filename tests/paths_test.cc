@@ -1,6 +1,8 @@
 // Every path of the fast path (sampler.h's SamplerPath) against the reference, each forced
-// through ForceSamplerPathForTest wherever it can sample, on every compiled target: so each
-// kernel stays tested however the tuning thresholds that choose among them move.
+// through ForceSamplerPathForTest wherever it can sample, in the layouts it reads, on every
+// compiled target: so each kernel stays tested however the tuning thresholds that choose among
+// them move. Channels-last cases also check that they give the channels-first outputs
+// transposed, bit for bit (tester.h).
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -27,6 +29,8 @@ struct PathCase {
   std::vector<DType> grid_dtypes;
   size_t min_extent;  // of every input axis: the path's windows must fit
   size_t max_rank;
+  Layout layout = Layout::kChannelsFirst;
+  std::vector<int64_t> channels = {};  // to draw from; empty: 1 to 20
 };
 
 // Random problems each path can sample, with few channels, small planes and outputs, where the
@@ -38,8 +42,10 @@ void TestForced(const PathCase& c, uint64_t seed) {
     for (size_t rank = 1; rank <= c.max_rank; ++rank) {
       for (DType dtype : c.dtypes) {
         for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
-          std::vector<int64_t> input = {1 + static_cast<int64_t>(rng() % 2),
-                                        1 + static_cast<int64_t>(rng() % 20)};
+          const int64_t channels = c.channels.empty()
+                                       ? 1 + static_cast<int64_t>(rng() % 20)
+                                       : c.channels[rng() % c.channels.size()];
+          std::vector<int64_t> input = {1 + static_cast<int64_t>(rng() % 2), channels};
           std::vector<int64_t> output;
           for (size_t a = 0; a < rank; ++a) {
             input.push_back(static_cast<int64_t>(c.min_extent + rng() % 5));
@@ -56,6 +62,7 @@ void TestForced(const PathCase& c, uint64_t seed) {
               .grid_range(1.3)
               .special_values(rng() % 2 == 0)
               .threads(1 + static_cast<int>(rng() % 2))
+              .layout(c.layout)
               .seed(rng())
               .Test();
         }
@@ -68,6 +75,7 @@ const std::vector<DType> kPairTypes = {DType::kFloat32, DType::kFloat16, DType::
                                        DType::kUInt8,   DType::kInt8,    DType::kUInt16,
                                        DType::kInt16,   DType::kBool};
 const std::vector<DType> kFloatGrids = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
+constexpr Layout kLast = Layout::kChannelsLast;
 
 TEST_CASE("Every path, forced, equals the reference on every target", "[paths]") {
   const PathCase cases[] = {
@@ -84,10 +92,24 @@ TEST_CASE("Every path, forced, equals the reference on every target", "[paths]")
        {DType::kFloat32, DType::kFloat16, DType::kBFloat16}, kFloatGrids, 2, 4},
       {SamplerPath::kQuads, Mode::kCubic, {DType::kFloat32}, kFloatGrids, 4, 3},
       {SamplerPath::kChannelsLast, Mode::kCubic, {DType::kFloat32}, kFloatGrids, 4, 3},
+      // Channels-last X: read as it is (8 and 16 channels of float32) or through a copy.
+      {SamplerPath::kGeneric, Mode::kLinear, kPairTypes, kFloatGrids, 1, 4, kLast, {2, 3, 5}},
+      {SamplerPath::kGeneric, Mode::kCubic, {DType::kFloat32, DType::kUInt8}, kFloatGrids, 1, 3,
+       kLast, {2, 3, 5}},
+      {SamplerPath::kNearestPlan, Mode::kNearest, {DType::kFloat32, DType::kInt64},
+       {DType::kFloat32}, 1, 4, kLast, {2, 3, 5}},
+      {SamplerPath::kChannelsLast, Mode::kLinear,
+       {DType::kFloat32, DType::kFloat16, DType::kBFloat16}, kFloatGrids, 2, 4, kLast,
+       {3, 8, 9, 16}},
+      {SamplerPath::kChannelsLast, Mode::kCubic, {DType::kFloat32}, kFloatGrids, 4, 3, kLast,
+       {3, 8, 11}},
+      {SamplerPath::kPixelPairs, Mode::kLinear, {DType::kUInt8, DType::kFloat32}, kFloatGrids, 2,
+       4, kLast, {3, 4}},
   };
   uint64_t seed = 1800;
   for (const PathCase& c : cases) {
-    INFO("path " << SamplerPathName(c.path) << ", mode " << ModeName(c.mode));
+    INFO("path " << SamplerPathName(c.path) << ", mode " << ModeName(c.mode) << ", "
+                 << LayoutName(c.layout));
     TestForced(c, ++seed);
   }
 }
@@ -99,6 +121,11 @@ TEST_CASE("A forced path that cannot sample a call leaves the call to one that c
   GridSampleTester().input({1, 2, 5, 6}).mode(Mode::kCubic).dtype(DType::kUInt8).seed(2).Test();
   const ForcedPath channels_last(SamplerPath::kChannelsLast);
   GridSampleTester().input({1, 20, 5, 6}).dtype(DType::kInt16).seed(3).Test();
+  // Pixel pairs for 2 or 5 channels, and for channels-first X.
+  const ForcedPath pixel_pairs(SamplerPath::kPixelPairs);
+  GridSampleTester().input({1, 2, 5, 6}).dtype(DType::kUInt8).layout(kLast).seed(4).Test();
+  GridSampleTester().input({1, 5, 5, 6}).layout(kLast).seed(5).Test();
+  GridSampleTester().input({1, 4, 5, 6}).dtype(DType::kUInt8).seed(6).Test();
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Seeded random property tests of GridSample (ranks 1-4, every mode x padding, float32 and
-// float64), each run through both gridsample::GridSample and gridsample::ReferenceGridSample:
+// float64), each run through both gridsample::GridSample and gridsample::ReferenceGridSample, in
+// both layouts (channels-last: X transposed in, Y transposed back):
 //   (a) an identity grid with align_corners=1 reproduces X;
 //   (b) mirroring: GS(flip_a(X), grid with coordinate a negated) == GS(X, grid);
 //   (c) linear and nearest never leave [min X, max X] with border (and reflection) padding,
@@ -38,10 +39,21 @@ uint64_t BaseSeed() {
   return env ? std::strtoull(env, nullptr, 0) : 0x6A1D5A3Du;
 }
 
-enum class Impl { kFast, kReference };
-constexpr Impl kImpls[] = {Impl::kFast, Impl::kReference};
+enum class Impl { kFast, kReference, kFastChannelsLast, kReferenceChannelsLast };
+constexpr Impl kImpls[] = {Impl::kFast, Impl::kReference, Impl::kFastChannelsLast,
+                           Impl::kReferenceChannelsLast};
 const char* ImplName(Impl impl) {
-  return impl == Impl::kFast ? "GridSample" : "ReferenceGridSample";
+  switch (impl) {
+    case Impl::kFast:
+      return "GridSample";
+    case Impl::kReference:
+      return "ReferenceGridSample";
+    case Impl::kFastChannelsLast:
+      return "GridSample, channels-last";
+    case Impl::kReferenceChannelsLast:
+      return "ReferenceGridSample, channels-last";
+  }
+  return "?";
 }
 
 // A dense tensor of T.
@@ -57,12 +69,45 @@ int64_t Count(const std::vector<int64_t>& shape, size_t from = 0) {
   return count;
 }
 
-// Runs one implementation; Y (with its shape) goes to *y.
+// (N, C, D1..Dr) to (N, D1..Dr, C), or back with `back`.
+template <typename T>
+Tensor<T> Transposed(const Tensor<T>& t, bool back) {
+  Tensor<T> out;
+  out.shape = t.shape;
+  const size_t channel_axis = back ? t.shape.size() - 1 : 1;
+  const int64_t batch = t.shape[0], channels = t.shape[channel_axis];
+  const int64_t plane = Count(t.shape, 1) / std::max<int64_t>(channels, 1);
+  out.shape.erase(out.shape.begin() + static_cast<int64_t>(channel_axis));
+  out.shape.insert(back ? out.shape.begin() + 1 : out.shape.end(), channels);
+  out.data.resize(t.data.size());
+  for (int64_t n = 0; n < batch; ++n) {
+    for (int64_t c = 0; c < channels; ++c) {
+      for (int64_t p = 0; p < plane; ++p) {
+        const int64_t first = (n * channels + c) * plane + p, last = (n * plane + p) * channels + c;
+        out.data[static_cast<size_t>(back ? first : last)] =
+            t.data[static_cast<size_t>(back ? last : first)];
+      }
+    }
+  }
+  return out;
+}
+
+// Runs one implementation; Y (with its shape, channels-first) goes to *y.
 template <typename T>
 Status Run(Impl impl, const Tensor<T>& x, const Tensor<T>& grid, const Options& options,
            Tensor<T>* y) {
+  if (impl == Impl::kFastChannelsLast || impl == Impl::kReferenceChannelsLast) {
+    Options last = options;
+    last.layout = Layout::kChannelsLast;
+    Tensor<T> y_last;
+    const Status status =
+        Run(impl == Impl::kFastChannelsLast ? Impl::kFast : Impl::kReference,
+            Transposed(x, false), grid, last, &y_last);
+    if (status.ok()) *y = Transposed(y_last, true);
+    return status;
+  }
   Status status = OutputShape(x.shape.data(), x.shape.size(), grid.shape.data(),
-                              grid.shape.size(), &y->shape);
+                              grid.shape.size(), &y->shape, options.layout);
   if (!status.ok()) return status;
   y->data.assign(static_cast<size_t>(Count(y->shape)), static_cast<T>(-777));
   const TensorView x_view{DTypeOf<T>::value, x.data.data(), x.shape.data(), x.shape.size()};

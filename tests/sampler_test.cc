@@ -1,6 +1,7 @@
 // The fast path (sampler.cc) against the reference on seeded random problems: every rank up
-// to 4, every mode × padding × align_corners, every X dtype × grid dtype, axes of size 0, 1
-// and 2, thread counts, non-finite and huge grid values, on every compiled SIMD target.
+// to 4, every mode × padding × align_corners, every X dtype × grid dtype, both layouts, axes of
+// size 0, 1 and 2, thread counts, non-finite and huge grid values, on every compiled SIMD
+// target.
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -57,6 +58,7 @@ GridSampleTester RandomCase(uint64_t seed) {
       .grid_range(Pick(&rng, {1.0, 1.3, 3.0, 50.0}))
       .special_values(rng() % 3 == 0)
       .threads(Pick(&rng, {1, 2, 0}))
+      .layout(rng() % 2 == 0 ? Layout::kChannelsLast : Layout::kChannelsFirst)
       .seed(seed);
 }
 

@@ -1,5 +1,7 @@
 // A fluent tester: builds a case, draws seeded random data, runs the fast path and the
-// reference, and compares them with a tolerance per dtype, printing the seed on failure.
+// reference, and compares them with a tolerance per dtype, printing the seed on failure. With
+// .layout(Layout::kChannelsLast) it also runs both on X transposed to channels-last, which
+// must give the channels-first outputs transposed, bit for bit.
 //
 //   GridSampleTester().input({1, 3, 5, 7}).output({4, 6}).mode(Mode::kCubic).seed(7).Test();
 #ifndef GRIDSAMPLE_TESTS_TESTER_H_
@@ -24,7 +26,7 @@ namespace test {
 
 class GridSampleTester {
  public:
-  // X's whole shape (N, C, D1..Dr).
+  // X's whole shape, channels-first: (N, C, D1..Dr).
   GridSampleTester& input(std::vector<int64_t> shape) {
     x_shape_ = std::move(shape);
     return *this;
@@ -44,6 +46,11 @@ class GridSampleTester {
   }
   GridSampleTester& align_corners(bool a) {
     options_.align_corners = a;
+    return *this;
+  }
+  // Channels-last also runs the call on X transposed to (N, D1..Dr, C) (see the top).
+  GridSampleTester& layout(Layout l) {
+    layout_ = l;
     return *this;
   }
   GridSampleTester& threads(int n) {
@@ -99,12 +106,14 @@ class GridSampleTester {
     }
     INFO(mismatches.Report());
     CHECK(mismatches.count() == 0);
+    if (layout_ == Layout::kChannelsLast) return TestChannelsLast(x, grid, r);
     return r.fast_status;
   }
 
   std::string Describe() const {
     std::ostringstream out;
-    out << "seed " << seed_ << ", x " << DTypeName(x_dtype_) << Shape(x_shape_) << ", grid "
+    out << "seed " << seed_ << ", " << LayoutName(layout_) << ", x " << DTypeName(x_dtype_)
+        << Shape(x_shape_) << " (as channels-first), grid "
         << DTypeName(grid_dtype_) << " out" << Shape(out_spatial_) << " range " << grid_range_
         << (special_ ? " +special" : "") << (special_input_ ? ", x +special" : "") << ", "
         << OptionsText(options_) << ", threads " << options_.num_threads;
@@ -112,6 +121,34 @@ class GridSampleTester {
   }
 
  private:
+  // The call on channels-last X: the same status codes as channels-first (the messages name the
+  // layout), and the channels-first outputs transposed, bit for bit, from both implementations.
+  Status TestChannelsLast(const AnyTensor& x, const AnyTensor& grid, const Results& first) const {
+    Options options = options_;
+    options.layout = Layout::kChannelsLast;
+    const Results r = RunBoth(ToChannelsLast(x), grid, options);
+    CHECK(r.fast_status.code() == first.fast_status.code());
+    CHECK(r.fast_status.code() == r.ref_status.code());
+    CHECK(r.fast_status.message() == r.ref_status.message());
+    if (!r.fast_status.ok() || !r.ref_status.ok()) return r.fast_status;
+    const AnyTensor fast = ToChannelsLast(first.fast), ref = ToChannelsLast(first.ref);
+    REQUIRE(fast.size() == r.fast.size());
+    Mismatches mismatches;
+    for (size_t i = 0; i < fast.size(); ++i) {
+      if (!r.fast.SameBits(i, fast, i)) {
+        mismatches.Add("element " + std::to_string(i) + ": channels-last " + r.fast.Describe(i) +
+                       ", channels-first " + fast.Describe(i));
+      }
+      if (!r.ref.SameBits(i, ref, i)) {
+        mismatches.Add("element " + std::to_string(i) + ": channels-last reference " +
+                       r.ref.Describe(i) + ", channels-first reference " + ref.Describe(i));
+      }
+    }
+    INFO(mismatches.Report());
+    CHECK(mismatches.count() == 0);
+    return r.fast_status;
+  }
+
   static std::string Shape(const std::vector<int64_t>& shape) {
     std::string out = "[";
     for (size_t i = 0; i < shape.size(); ++i) out += (i ? "," : "") + std::to_string(shape[i]);
@@ -185,6 +222,7 @@ class GridSampleTester {
   std::vector<int64_t> x_shape_ = {1, 1, 4, 4};
   std::vector<int64_t> out_spatial_ = {3, 3};
   Options options_;
+  Layout layout_ = Layout::kChannelsFirst;
   DType x_dtype_ = DType::kFloat32;
   DType grid_dtype_ = DType::kFloat32;
   double grid_range_ = 1.2;

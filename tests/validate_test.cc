@@ -1,7 +1,8 @@
 // Argument validation (docs/semantics.md, "Errors"; the header's contract): every bad argument
 // gives a non-ok Status with the right code and a message naming the argument and the bad value,
-// never an abort, and leaves y untouched; empty tensors are fine, null pointers included. Also
-// ParseMode, ParsePadding and OutputShape.
+// never an abort, and leaves y untouched; empty tensors are fine, null pointers included;
+// channels-last shapes, whose errors name the layout. Also ParseMode, ParsePadding,
+// ParseLayout and OutputShape.
 #include <catch2/catch.hpp>
 
 #include <climits>
@@ -344,6 +345,69 @@ TEST_CASE("mode and padding values outside their enums are errors naming them",
   }
 }
 
+TEST_CASE("a layout value outside its enum is an error naming it", "[validate]") {
+  for (int v : {2, -1, 100}) {
+    CAPTURE(v);
+    Call call({1, 1, 4}, {1, 2, 1}, {1, 1, 2});
+    call.options.layout = static_cast<Layout>(v);
+    call.ExpectError(StatusCode::kInvalidArgument, {"options.layout", std::to_string(v)});
+    const std::vector<int64_t> x = {1, 1, 4}, grid = {1, 2, 1};
+    std::vector<int64_t> y_shape;
+    const Status s = OutputShape(x.data(), x.size(), grid.data(), grid.size(), &y_shape,
+                                 static_cast<Layout>(v));
+    CHECK(s.code() == StatusCode::kInvalidArgument);
+    CHECK_THAT(s.message(), HasWord("options.layout") && HasWord(std::to_string(v)));
+  }
+}
+
+TEST_CASE("channels-last shape errors name the layout and its form", "[validate]") {
+  const auto last = [](Call& call) -> Call& {
+    call.options.layout = Layout::kChannelsLast;
+    return call;
+  };
+  {  // rank below 3
+    Call call({1, 4}, {1, 4}, {1, 4});
+    last(call).ExpectError(StatusCode::kInvalidArgument, {"x", "2", "channels-last"},
+                           {"(N, D1, ..., Dr, C)"});
+  }
+  {  // Y in the channels-first form
+    Call call({1, 5, 4, 3}, {1, 6, 7, 2}, {1, 3, 6, 7});
+    last(call).ExpectError(StatusCode::kInvalidArgument, {"y", "channels-last"},
+                           {ShapeText({1, 3, 6, 7}), ShapeText({1, 6, 7, 3}),
+                            "(N, D1_out, ..., Dr_out, C)"});
+  }
+  {  // an empty spatial axis: the first of X's middle extents
+    Call call({1, 0, 4, 3}, {1, 6, 7, 2}, {1, 6, 7, 3});
+    last(call).ExpectError(StatusCode::kInvalidArgument, {"x", "channels-last"},
+                           {"spatial axis 0", ShapeText({1, 0, 4, 3})});
+  }
+  {  // channels-first counts a channels-last Y's last extent as a spatial one
+    Call call({1, 5, 4, 3}, {1, 6, 7, 2}, {1, 6, 7, 3});
+    call.ExpectError(StatusCode::kInvalidArgument, {"y"}, {"(N, C, D1_out, ..., Dr_out)"});
+    last(call).ExpectOk();
+  }
+}
+
+TEST_CASE("ParseLayout and LayoutName spell channels-first and channels-last", "[validate]") {
+  for (Layout layout : {Layout::kChannelsFirst, Layout::kChannelsLast}) {
+    Layout parsed = layout == Layout::kChannelsFirst ? Layout::kChannelsLast
+                                                     : Layout::kChannelsFirst;
+    REQUIRE(ParseLayout(LayoutName(layout), &parsed).ok());
+    CHECK(parsed == layout);
+  }
+  CHECK(std::string(LayoutName(Layout::kChannelsLast)) == "channels-last");
+  CHECK(std::string(LayoutName(static_cast<Layout>(7))) == "unknown");
+  for (const char* bad : {"NHWC", "channels_last", "Channels-last", ""}) {
+    CAPTURE(bad);
+    Layout parsed = Layout::kChannelsFirst;
+    const Status s = ParseLayout(bad, &parsed);
+    CHECK(s.code() == StatusCode::kInvalidArgument);
+    CHECK_THAT(s.message(), HasWord("layout") && Catch::Contains(std::string("\"") + bad + "\"") &&
+                                Catch::Contains("channels-first or channels-last"));
+    CHECK(parsed == Layout::kChannelsFirst);
+  }
+}
+
 TEST_CASE("a negative num_threads is an error naming it and the value", "[validate]") {
   for (int v : {-1, -8, INT_MIN}) {
     CAPTURE(v);
@@ -559,6 +623,31 @@ TEST_CASE("OutputShape for ranks 1 to 5", "[validate]") {
     // And GridSample takes that shape.
     if (r <= 3) {
       Call call(x, grid, y_shape);
+      call.ExpectOk();
+    }
+  }
+}
+
+TEST_CASE("OutputShape for channels-last X, ranks 1 to 4", "[validate]") {
+  for (size_t r = 1; r <= 4; ++r) {
+    std::vector<int64_t> x = {2}, grid = {2}, expected = {2};
+    for (size_t a = 0; a < r; ++a) {
+      x.push_back(static_cast<int64_t>(a + 2));
+      grid.push_back(static_cast<int64_t>(7 - a));
+      expected.push_back(static_cast<int64_t>(7 - a));
+    }
+    x.push_back(3);
+    expected.push_back(3);
+    grid.push_back(static_cast<int64_t>(r));
+    CAPTURE(r);
+    std::vector<int64_t> y_shape;
+    const Status s = OutputShape(x.data(), x.size(), grid.data(), grid.size(), &y_shape,
+                                 Layout::kChannelsLast);
+    REQUIRE(s.ok());
+    CHECK(y_shape == expected);
+    if (r <= 3) {
+      Call call(x, grid, y_shape);
+      call.options.layout = Layout::kChannelsLast;
       call.ExpectOk();
     }
   }

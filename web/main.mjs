@@ -6,13 +6,15 @@
 // Renders run one at a time; while nothing changes, the page keeps calling both engines on the
 // last inputs until it has RECENT_CALLS timings of each, so the medians settle without a
 // button. window.demo is a small hook for the browser test (tests/js/demo.test.mjs).
-import { gridSample, init } from 'gridsample';
+import { affineGrid, gridSample, init } from 'gridsample';
 import * as ort from 'onnxruntime-web';
 
 import { gridSampleModel } from './onnx_model.mjs';
 import { drawSampleImage } from './sample_image.mjs';
-import { imageToTensor, maxAbsDifference, median, tensorToImage } from './tensors.mjs';
-import { WARPS, makeGrid, warpParams } from './warps.mjs';
+import {
+  DATA_TYPES, imageToTensor, layoutOf, maxAbsDifference, median, tensorToImage,
+} from './tensors.mjs';
+import { WARPS, affineTheta, makeGrid, warpParams } from './warps.mjs';
 
 const RECENT_CALLS = 15;  // timings kept per engine for the current sizes, types and attributes
 const MAX_INPUT_SIDE = 4096;  // larger images are scaled down when loaded
@@ -144,7 +146,10 @@ function writeSettings(settings) {
   if (outputSize !== undefined) $('output-size').value = outputSize;
   if (type !== undefined) {
     const radio = form.querySelector(`input[name="type"][value="${type}"]`);
-    if (!radio) throw new RangeError(`type must be float32 or uint8, got ${JSON.stringify(type)}`);
+    if (!radio) {
+      throw new RangeError(`type must be one of ${DATA_TYPES.join(', ')}, got ` +
+                           JSON.stringify(type));
+    }
     radio.checked = true;
   }
   syncControls();
@@ -172,17 +177,19 @@ function prepareJob(settings) {
   const params = warpParams(settings.warp, settings.params);
   const gridKey = JSON.stringify([settings.warp, params, width, height, settings.alignCorners]);
   if (grid.key !== gridKey) {
-    grid = {
-      key: gridKey,
-      tensor: { data: makeGrid(settings.warp, params, width, height, settings.alignCorners),
-                dims: [1, height, width, 2], type: 'float32' },
-    };
+    // The affine warp's grid is ONNX AffineGrid's, from the package; the others are made here.
+    const tensor = settings.warp === 'affine'
+      ? affineGrid({ data: Float32Array.from(affineTheta(params, width, height)), dims: [1, 2, 3] },
+                   [1, 1, height, width], { alignCorners: settings.alignCorners })
+      : { data: makeGrid(settings.warp, params, width, height, settings.alignCorners),
+          dims: [1, height, width, 2], type: 'float32' };
+    grid = { key: gridKey, tensor };
   }
   const x = inputTensor(settings.type);
   return {
     settings, x, grid: grid.tensor,
     options: { mode: settings.mode, paddingMode: settings.padding,
-               alignCorners: settings.alignCorners },
+               alignCorners: settings.alignCorners, layout: layoutOf(settings.type) },
     timingKey: JSON.stringify([source.id, settings.type, settings.mode, settings.padding,
                                settings.alignCorners, width, height]),
   };
@@ -198,6 +205,12 @@ function runGridSample(job) {
 const sessions = new Map();
 function ortSession({ type, mode, padding, alignCorners }) {
   const key = JSON.stringify([type, mode, padding, alignCorners]);
+  if (!sessions.has(key) && layoutOf(type) === 'channels-last') {
+    sessions.set(key, Promise.resolve({
+      error: 'ONNX GridSample takes NCHW tensors, not interleaved RGBA bytes (choose float32 ' +
+             'NCHW to compare)',
+    }));
+  }
   if (!sessions.has(key)) {
     const model = gridSampleModel({ type, mode, paddingMode: padding, alignCorners });
     // Its own log would repeat a refusal on the console; the page shows it instead.
@@ -230,12 +243,14 @@ function record(engine, ms) {
   if (recent.length > RECENT_CALLS) recent.shift();
 }
 
-function draw(canvas, y) {
-  const [, , height, width] = y.dims;
+// Y's pixels on the canvas; channels-last RGBA Y is an ImageData's data as it is.
+function draw(canvas, y, layout) {
+  const [height, width] = layout === 'channels-last' ? y.dims.slice(1, 3) : y.dims.slice(2);
   canvas.width = width;
   canvas.height = height;
   canvas.classList.toggle('small', width < 400);
-  canvas.getContext('2d').putImageData(new ImageData(tensorToImage(y), width, height), 0, 0);
+  canvas.getContext('2d').putImageData(new ImageData(tensorToImage(y, layout), width, height),
+                                       0, 0);
 }
 
 async function renderOnce() {
@@ -245,7 +260,7 @@ async function renderOnce() {
   const ours = runGridSample(job);
   record('gridsample', ours.ms);
   result.y = ours.y;
-  draw($('gridsample-canvas'), ours.y);
+  draw($('gridsample-canvas'), ours.y, job.options.layout);
   last = result;
   showFigures();  // ours shows while onnxruntime-web loads or runs
 
@@ -258,7 +273,7 @@ async function renderOnce() {
       record('ort', theirs.ms);
       result.ortY = theirs.y;
       result.maxDiff = maxAbsDifference(ours.y.data, theirs.y.data);
-      draw($('ort-canvas'), theirs.y);
+      draw($('ort-canvas'), theirs.y, job.options.layout);
     } catch (failure) {
       result.ortError = String(failure.message ?? failure);
     }
@@ -290,10 +305,9 @@ function formatMs(ms) {
 }
 
 function showFigures() {
-  const { job, ortError, ortDone, maxDiff } = last;
-  const [, , inH, inW] = job.x.dims;
-  const [, outH, outW] = job.grid.dims;
-  const shapes = `${job.x.type} [1, 3, ${inH}, ${inW}] → [1, 3, ${outH}, ${outW}]`;
+  const { job, y, ortError, ortDone, maxDiff } = last;
+  const shapes = `${job.x.type} [${job.x.dims.join(', ')}] → [${y.dims.join(', ')}]` +
+                 (job.options.layout === 'channels-last' ? ' (channels-last)' : '');
   const ours = median(timings.gridsample);
   const theirs = median(timings.ort);
   const calls = (n) => `median of ${n} call${n === 1 ? '' : 's'}`;
@@ -307,7 +321,8 @@ function showFigures() {
     $('ort-unavailable').textContent = `onnxruntime-web cannot run this case: ${ortError}`;
     $('ort-detail').textContent = shapes;
     $('summary').textContent =
-        `No comparison for ${job.x.type} ${job.options.mode}: onnxruntime-web refuses it.`;
+        `No comparison for ${job.x.type}${job.options.layout === 'channels-last' ? ' RGBA' : ''} ` +
+        `${job.options.mode}: onnxruntime-web refuses it.`;
     return;
   }
   $('ort-time').textContent = ortDone ? formatMs(theirs) : 'loading…';
@@ -474,7 +489,8 @@ window.demo = {
       x: { data: Array.from(last.job.x.data), dims: last.job.x.dims, type: last.job.x.type },
       grid: { data: Array.from(last.job.grid.data), dims: last.job.grid.dims },
       options: last.job.options,
-      y: { data: Array.from(last.y.data), dims: last.y.dims, type: last.y.type },
+      y: { data: Array.from(last.y.data), dims: last.y.dims, type: last.y.type,
+           array: last.y.data.constructor.name },
       pixels: Array.from(pixels),
     };
   },

@@ -76,23 +76,48 @@ function normalised(i, n, alignCorners) {
   return (2 * i + 1) / n - 1;
 }
 
+/**
+ * The affine warp as ONNX AffineGrid's theta for an output of `width` × `height`: 2 × 3,
+ * row-major, mapping each normalised output point (x, y, 1) to the normalised input point it
+ * shows. The image is sheared, rotated, zoomed and moved in square coordinates (see the top);
+ * theta is the inverse of that, rescaled to each axis's own normalised range.
+ */
+export function affineTheta({ rotate, zoom, shear, x, y }, width, height) {
+  const angle = (rotate * Math.PI) / 180;
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  // In square coordinates, q = M (p - (x, y)); normalised coordinates are square ones times
+  // the long side over the axis's own.
+  const [a, b, c, d] = [(cos + shear * sin) / zoom, (sin - shear * cos) / zoom, -sin / zoom,
+                        cos / zoom];
+  const long = Math.max(width, height);
+  const sx = width / long;
+  const sy = height / long;
+  return [a, (b * sy) / sx, -(a * x + b * y) / sx, (c * sx) / sy, d, -(c * x + d * y) / sy];
+}
+
+/**
+ * The grid ONNX AffineGrid(theta, [1, C, height, width], align_corners) gives for a 2 × 3
+ * `theta` (row-major): a Float32Array of height × width (x, y) pairs, computed here in float64.
+ * The page takes the package's affineGrid; this is the model the demo's test holds it to.
+ */
+export function affineGridOf(theta, width, height, alignCorners) {
+  const grid = new Float32Array(width * height * 2);
+  for (let i = 0; i < height; ++i) {
+    const yn = normalised(i, height, alignCorners);
+    for (let j = 0; j < width; ++j) {
+      const xn = normalised(j, width, alignCorners);
+      const k = (i * width + j) * 2;
+      grid[k] = theta[0] * xn + theta[1] * yn + theta[2];
+      grid[k + 1] = theta[3] * xn + theta[4] * yn + theta[5];
+    }
+  }
+  return grid;
+}
+
 // A point function (px, py, q) that stores the point (px, py) shows in q[0], q[1] (square
-// coordinates), for every warp but the elastic; q saves an array per pixel.
+// coordinates), for the lens and the swirl; q saves an array per pixel.
 const POINT_WARPS = {
-  affine({ rotate, zoom, shear, x, y }) {
-    // The image is sheared, rotated, zoomed and moved; the grid needs the inverse of that.
-    const angle = (rotate * Math.PI) / 180;
-    const cos = Math.cos(angle);
-    const sin = Math.sin(angle);
-    return (px, py, q) => {
-      const dx = px - x;
-      const dy = py - y;
-      const rx = cos * dx + sin * dy;
-      const ry = -sin * dx + cos * dy;
-      q[0] = (rx - shear * ry) / zoom;
-      q[1] = ry / zoom;
-    };
-  },
   lens({ strength, zoom }) {
     return (px, py, q) => {
       const scale = (1 + strength * (px * px + py * py)) / zoom;
@@ -194,6 +219,9 @@ export function makeGrid(warp, params, width, height, alignCorners) {
     }
   }
   const p = warpParams(warp, params);
+  if (warp === 'affine') {
+    return affineGridOf(affineTheta(p, width, height), width, height, alignCorners);
+  }
   const long = Math.max(width, height);
   // Square coordinates of the pixels along each axis.
   const xs = Array.from({ length: width },

@@ -53,7 +53,7 @@ const SCRATCH_DIMS = 48;  // dims a call keeps in the scratch allocated at init(
 // An attribute spelling longer than any valid one is cut to this many characters (plus '…')
 // before the core parses it and names it in its message.
 const MAX_SPELLING = 32;
-const OPTION_NAMES = ['mode', 'paddingMode', 'alignCorners', 'out'];
+const OPTION_NAMES = ['mode', 'paddingMode', 'alignCorners', 'layout', 'out'];
 const AFFINE_OPTION_NAMES = ['alignCorners'];
 
 let runtime = null;  // what load() returns: the module, the dtypes, parsed attributes, scratch
@@ -163,8 +163,9 @@ async function load(platform, options) {
     typeMismatch: codes.kTypeMismatch.value,
     modes: new Map(),     // spelling → Mode value, as the core parsed it
     paddings: new Map(),  // spelling → Padding value
+    layouts: new Map(),   // spelling → Layout value
     dimsCapacity: SCRATCH_DIMS,
-    lastShapes: null,     // { x, grid, y }: the dims of the last OutputShape that succeeded
+    lastShapes: null,     // { x, grid, layout, y }: the last OutputShape that succeeded
     dimsScratch,
     textScratch,
   };
@@ -211,7 +212,7 @@ function errorOf(code) {
   return new RangeError(message);  // kInvalidArgument, kUnsupported, kOutOfRange
 }
 
-// The core's Mode / Padding value of an ONNX spelling, parsed once per spelling. The spelling
+// The core's Mode / Padding / Layout value of a spelling, parsed once per spelling. The spelling
 // crosses as UTF-8 in the scratch of init() (cut to MAX_SPELLING characters: longer ones are
 // invalid anyway, and the core's message shows the start).
 function attribute(cache, parse, spelling) {
@@ -364,10 +365,10 @@ function readAlignCorners(alignCorners = false) {
   return alignCorners === true || alignCorners === 1;
 }
 
-// Reads the options argument once: { mode, paddingMode, alignCorners (a boolean), out } with
-// out undefined or { array, length, bytes, byteLength, target (the caller's array) }.
+// Reads the options argument once: { mode, paddingMode, alignCorners (a boolean), layout, out }
+// with out undefined or { array, length, bytes, byteLength, target (the caller's array) }.
 function readOptions(options) {
-  const { mode = 'linear', paddingMode = 'zeros', alignCorners, out } =
+  const { mode = 'linear', paddingMode = 'zeros', alignCorners, layout = 'channels-first', out } =
       checkOptionNames(options, OPTION_NAMES);
   if (typeof mode !== 'string') {
     throw new TypeError(`gridsample: options.mode must be a string, got ${describe(mode)}`);
@@ -375,6 +376,9 @@ function readOptions(options) {
   if (typeof paddingMode !== 'string') {
     throw new TypeError(
         `gridsample: options.paddingMode must be a string, got ${describe(paddingMode)}`);
+  }
+  if (typeof layout !== 'string') {
+    throw new TypeError(`gridsample: options.layout must be a string, got ${describe(layout)}`);
   }
   const aligned = readAlignCorners(alignCorners);
   let outView;
@@ -387,7 +391,7 @@ function readOptions(options) {
     outView = { array, length: apply(typedArrayLength, out, []), bytes,
                 byteLength: bytes.byteLength, target: out };
   }
-  return { mode, paddingMode, alignCorners: aligned, out: outView };
+  return { mode, paddingMode, alignCorners: aligned, layout, out: outView };
 }
 
 // What ran while the arguments were read (a getter, a Proxy trap) may have detached or shrunk
@@ -473,22 +477,24 @@ function sameDims(a, b) {
 }
 
 // Y's dims, as the core's OutputShape gives them for X's and the grid's dims (on the heap at
-// xAt and gridAt), also left on the heap at yAt for the sampling call. The last answer is
-// kept: pipelines call with the same shapes again and again, and asking the core costs as much
-// as sampling a small input. (The core checks Y's shape again when it samples.)
-function outputDims(xDims, gridDims, xAt, gridAt, yAt) {
+// xAt and gridAt) in the layout (its Layout value), also left on the heap at yAt for the
+// sampling call. The last answer is kept: pipelines call with the same shapes again and again,
+// and asking the core costs as much as sampling a small input. (The core checks Y's shape
+// again when it samples.)
+function outputDims(xDims, gridDims, layout, xAt, gridAt, yAt) {
   const last = runtime.lastShapes;
-  if (last !== null && sameDims(last.x, xDims) && sameDims(last.grid, gridDims)) {
+  if (last !== null && last.layout === layout && sameDims(last.x, xDims) &&
+      sameDims(last.grid, gridDims)) {
     putDims(runtime.module.HEAPF64, yAt, last.y);
     return last.y.slice();
   }
   const module = runtime.module;
-  const code = module.outputShape(xAt, xDims.length, gridAt, gridDims.length, yAt);
+  const code = module.outputShape(xAt, xDims.length, gridAt, gridDims.length, layout, yAt);
   if (code !== runtime.ok) throw errorOf(code);
   const yDims = [];
   const heap64 = module.HEAPF64;
   for (let i = 0; i < xDims.length; ++i) yDims.push(heap64[yAt / 8 + i]);
-  runtime.lastShapes = { x: xDims, grid: gridDims, y: yDims.slice() };
+  runtime.lastShapes = { x: xDims, grid: gridDims, layout, y: yDims.slice() };
   return yDims;
 }
 
@@ -517,7 +523,7 @@ export function gridSample(x, grid, options) {
   const module = loadedModule('gridSample');
   const xt = readTensor('x', x);
   const gt = readTensor('grid', grid);
-  const { mode, paddingMode, alignCorners, out } = readOptions(options);
+  const { mode, paddingMode, alignCorners, layout, out } = readOptions(options);
   // From here on, no code of the caller's runs; what ran while the arguments were read may
   // have detached or shrunk a buffer read before.
   checkStillUsable('x.data', xt);
@@ -528,13 +534,14 @@ export function gridSample(x, grid, options) {
                         'a floating-point type)');
   }
   return withDims([xt.dims, gt.dims], xt.dims.length, ([xDims, gridDims, yDimsAt]) => {
-    const yDims = outputDims(xt.dims, gt.dims, xDims, gridDims, yDimsAt);
+    const layoutValue = attribute(runtime.layouts, module.parseLayout, layout);
+    const yDims = outputDims(xt.dims, gt.dims, layoutValue, xDims, gridDims, yDimsAt);
     checkLength('x', xt);
     checkLength('grid', gt);
     const modeValue = attribute(runtime.modes, module.parseMode, mode);
     const paddingValue = attribute(runtime.paddings, module.parsePadding, paddingMode);
     const call = { xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, paddingValue, alignCorners,
-                   out };
+                   layoutValue, out };
     return xt.info.name === 'string' ? sampleStrings(call) : sampleNumbers(call);
   });
 }
@@ -542,7 +549,7 @@ export function gridSample(x, grid, options) {
 // X of strings: the glue returns Y as indices into X's strings (see GridSampleStringsJs), so
 // only the grid and those indices are on the heap, beside the core's own small stand-ins.
 function sampleStrings({ xt, gt, xDims, gridDims, yDims, modeValue, paddingValue, alignCorners,
-                         out }) {
+                         layoutValue, out }) {
   const module = runtime.module;
   if (out !== undefined) {
     throw new TypeError('gridsample: options.out cannot hold strings (string outputs are new ' +
@@ -564,7 +571,7 @@ function sampleStrings({ xt, gt, xDims, gridDims, yDims, modeValue, paddingValue
     module.HEAPU8.set(gt.bytes, gridPtr);
     const code = module.gridSampleStrings(xDims, xt.dims.length, gridPtr, gt.info.id, gridDims,
                                           gt.dims.length, indexPtr, modeValue, paddingValue,
-                                          alignCorners);
+                                          alignCorners, layoutValue);
     if (code !== runtime.ok) throw errorOf(code);
     const indices = module.HEAPU32.subarray(indexPtr / 4, indexPtr / 4 + yCount);
     const y = new Array(yCount);
@@ -576,7 +583,7 @@ function sampleStrings({ xt, gt, xDims, gridDims, yDims, modeValue, paddingValue
 }
 
 function sampleNumbers({ xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, paddingValue,
-                         alignCorners, out }) {
+                         alignCorners, layoutValue, out }) {
   const module = runtime.module;
   const yCount = elementCount(yDims) * xt.info.parts;
   if (out !== undefined) {
@@ -619,7 +626,7 @@ function sampleNumbers({ xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, pad
     heap.set(gt.bytes, gridPtr);
     const code = module.gridSample(xPtr, xt.info.id, xDims, xt.dims.length, gridPtr, gt.info.id,
                                    gridDims, gt.dims.length, yPtr, yDimsAt, modeValue,
-                                   paddingValue, alignCorners);
+                                   paddingValue, alignCorners, layoutValue);
     if (code !== runtime.ok) throw errorOf(code);
     heap = module.HEAPU8;  // the call may have grown the memory
     yView.set(heap.subarray(yPtr, yPtr + yBytes));

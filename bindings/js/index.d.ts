@@ -22,8 +22,8 @@ export type DataType = /* @registry dtypes */ 'float32' | 'float64' | 'float16' 
 
 /**
  * Shaped like onnxruntime-web's Tensor, so an ort.Tensor can be passed as is. Without `type`,
- * the array says it: Float32Array float32, Float64Array float64, Int8Array int8, Uint8Array
- * uint8, Int16Array int16, Uint16Array uint16, Int32Array int32, Uint32Array uint32,
+ * the array says it: Float32Array float32, Float64Array float64, Int8Array int8, Uint8Array or
+ * Uint8ClampedArray (a canvas's ImageData.data) uint8, Int16Array int16, Uint16Array uint16, Int32Array int32, Uint32Array uint32,
  * BigInt64Array int64, BigUint64Array uint64, string[] string. float16 and bfloat16 are
  * Uint16Array bits (or a Float16Array where the runtime has one), bool a Uint8Array,
  * complex64/complex128 interleaved Float32Array/Float64Array with dims not counting the pair.
@@ -48,6 +48,12 @@ export interface GridSampleOptions {
   /** Default false. */
   alignCorners?: boolean | 0 | 1;
   /**
+   * Where the channels sit in X and Y (the grid is the same): 'channels-first' (the default,
+   * ONNX's: X (N, C, D1..Dr)) or 'channels-last' (X (N, D1..Dr, C), Y (N, D1_out..Dr_out, C):
+   * interleaved pixels, such as an ImageData's RGBA bytes, dims [1, height, width, 4]).
+   */
+  layout?: 'channels-first' | 'channels-last';
+  /**
    * Reuse an output buffer: an array of X's kind with exactly the output's length. It may be
    * X's or the grid's own memory (the inputs are copied before Y is written); it is left
    * untouched when the call throws.
@@ -57,7 +63,10 @@ export interface GridSampleOptions {
 
 /**
  * Y = GridSample(X, grid) as ONNX defines it. X is (N, C, D1..Dr), grid (N, D1_out..Dr_out, r)
- * of float32, float64, float16 or bfloat16; Y is (N, C, D1_out..Dr_out) of X's type.
+ * of float32, float64, float16 or bfloat16; Y is (N, C, D1_out..Dr_out) of X's type, in X's kind
+ * of array (a Uint8ClampedArray for a Uint8ClampedArray X, so that `new ImageData(y.data,
+ * width, height)` takes a channels-last RGBA Y as it is). With layout 'channels-last', X is
+ * (N, D1..Dr, C) and Y (N, D1_out..Dr_out, C).
  * Throws, naming the argument and the value: a TypeError for wrong JS types (not a tensor, an
  * array that does not hold `type`, an option of the wrong type or an unknown option name, a
  * detached buffer); a RangeError for bad shapes and values (the core's message) and for

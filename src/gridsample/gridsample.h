@@ -4,10 +4,11 @@
 // Contract
 // - Memory: every tensor is a view over caller-owned, dense, row-major memory. GridSample
 //   allocates only internal scratch and never keeps a pointer to a tensor after it returns.
-//   The scratch is freed before it returns, but for one buffer: linear sampling of float
-//   images with many channels reads a float32 copy of X with the channels innermost (at most
-//   32 MB, a few batch items at a time), which the calling thread keeps for its next call, as
-//   allocating it afresh costs as much as the copy saves. It is freed when the thread exits.
+//   The scratch is freed before it returns, but for one buffer: sampling float images with
+//   many channels, and channels-last float images whose channels are not a multiple of 8,
+//   reads a float32 copy of X with the channels innermost (at most 32 MB, a few batch items at
+//   a time), which the calling thread keeps for its next call, as allocating it afresh costs
+//   as much as the copy saves. It is freed when the thread exits.
 // - Aliasing: y must not overlap x or grid.
 // - Threads: GridSample may use up to Options::num_threads worker threads (at most the
 //   hardware's thread count) from a persistent pool shared by all calls; it returns only when
@@ -56,12 +57,19 @@ enum class Mode {
 // How taps outside the input are resolved.
 enum class Padding { kZeros, kBorder, kReflection };
 
-// The ONNX attributes plus the degree of parallelism.
+// Where the channels sit in X and Y (the grid is the same in both layouts).
+enum class Layout {
+  kChannelsFirst,  // X (N, C, D1..Dr), Y (N, C, D1_out..Dr_out): ONNX's layout
+  kChannelsLast,   // X (N, D1..Dr, C), Y (N, D1_out..Dr_out, C): interleaved pixels (RGBA)
+};
+
+// The ONNX attributes plus the tensors' layout and the degree of parallelism.
 struct Options {
   Mode mode = Mode::kLinear;
   Padding padding = Padding::kZeros;
   bool align_corners = false;
   int num_threads = 0;  // 0 = all hardware threads; 1 = only the calling thread.
+  Layout layout = Layout::kChannelsFirst;
 };
 
 // A read-only view of a dense row-major tensor. `shape` points at `rank` extents.
@@ -119,6 +127,9 @@ size_t DTypeSize(DType dtype);
 const char* ModeName(Mode mode);
 const char* PaddingName(Padding padding);
 
+// "channels-first" or "channels-last"; "unknown" for a value outside the enum.
+const char* LayoutName(Layout layout);
+
 // Parses an ONNX/onnxruntime-web dtype name ("float32", "float16", "bool", ...).
 Status ParseDType(std::string_view name, DType* dtype);
 
@@ -129,17 +140,24 @@ Status ParseMode(std::string_view onnx_name, Mode* mode);
 // Parses the ONNX `padding_mode` attribute: zeros|border|reflection.
 Status ParsePadding(std::string_view onnx_name, Padding* padding);
 
+// Parses a layout name: channels-first|channels-last (LayoutName's spellings).
+Status ParseLayout(std::string_view name, Layout* layout);
+
 // Y's shape for X of shape (N, C, D1..Dr) and grid of shape (N, D1_out..Dr_out, r):
-// (N, C, D1_out..Dr_out). Validates ranks, the grid's last extent, N, negative extents, empty
+// (N, C, D1_out..Dr_out); with Layout::kChannelsLast, X (N, D1..Dr, C) gives
+// (N, D1_out..Dr_out, C). Validates ranks, the grid's last extent, N, negative extents, empty
 // input axes with a non-empty output, and that the element counts fit in int64 and size_t.
 Status OutputShape(const int64_t* x_shape, size_t x_rank, const int64_t* grid_shape,
-                   size_t grid_rank, std::vector<int64_t>* y_shape);
+                   size_t grid_rank, std::vector<int64_t>* y_shape,
+                   Layout layout = Layout::kChannelsFirst);
 
-// Computes Y = GridSample(X, grid) into y, which must already have OutputShape's shape and X's
-// dtype. grid must be float32, float64, float16 or bfloat16. kString X supports kNearest only
-// (kUnsupported otherwise). Any X dtype goes with any grid dtype. Linear and cubic read
-// 2^r and 4^r input elements per output element: beyond 16384 of them (cubic with more than
-// 7 spatial axes, linear with more than 14) the call is refused as kUnsupported.
+// Computes Y = GridSample(X, grid) into y, which must already have OutputShape's shape (in
+// options.layout) and X's dtype. grid must be float32, float64, float16 or bfloat16. kString X
+// supports kNearest only (kUnsupported otherwise). Any X dtype goes with any grid dtype. Linear
+// and cubic read 2^r and 4^r input elements per output element: beyond 16384 of them (cubic
+// with more than 7 spatial axes, linear with more than 14) the call is refused as kUnsupported.
+// Both layouts give the same values: a channels-last Y is the channels-first Y of the
+// channels-first X, transposed, bit for bit.
 Status GridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
                   const Options& options = {});
 
@@ -220,8 +238,8 @@ Status GridSample(const T* x, const std::vector<int64_t>& x_shape, const G* grid
   static_assert(!std::is_same<T, bool>::value,
                 "std::vector<bool> is packed: pass bool tensors as bytes through the view API");
   std::vector<int64_t> shape;
-  Status status =
-      OutputShape(x_shape.data(), x_shape.size(), grid_shape.data(), grid_shape.size(), &shape);
+  Status status = OutputShape(x_shape.data(), x_shape.size(), grid_shape.data(),
+                              grid_shape.size(), &shape, options.layout);
   if (!status.ok()) return status;
   std::vector<T> out;
   status = internal::ResizeToShape("y", shape, &out);

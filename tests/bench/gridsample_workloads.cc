@@ -53,7 +53,8 @@ std::string WorkloadJson(const Workload& w, bool with_files) {
                     ", \"elements\": " + std::to_string(ElementCount(y_shape)) + "},\n" +
                     "     \"mode\": " + Quote(ModeName(w.mode)) +
                     ", \"padding_mode\": " + Quote(PaddingName(w.padding)) +
-                    ", \"align_corners\": " + (w.align_corners ? "1" : "0");
+                    ", \"align_corners\": " + (w.align_corners ? "1" : "0") +
+                    ", \"layout\": " + Quote(LayoutName(w.layout));
   if (with_files) {
     out += ",\n     \"files\": {\"x\": " + Quote(id + ".x.bin") + ", \"grid\": " +
            Quote(id + ".grid.bin") + ", \"y\": " + Quote(id + ".y.bin") + "}";

@@ -28,7 +28,7 @@ enum class GridKind {
 struct Workload {
   const char* id;
   DType x_dtype;
-  std::vector<int64_t> x_shape;     // (N, C, D1..Dr)
+  std::vector<int64_t> x_shape;     // (N, C, D1..Dr), or (N, D1..Dr, C) channels-last
   std::vector<int64_t> grid_shape;  // (N, D1_out..Dr_out, r); the grid is float32
   Mode mode;
   Padding padding;
@@ -38,10 +38,12 @@ struct Workload {
   double degrees;  // kAffine: rotation
   // Seeds the grid; X uses seed + 1. Workloads that share a seed and shape share their data.
   uint64_t seed;
+  Layout layout = Layout::kChannelsFirst;  // of X and Y
 };
 
 // The table. Each row states only its own settings; W7 and W9 reuse W2's and W1's grids by
-// sharing their grid settings and seed.
+// sharing their grid settings and seed, and W10, the image workload (a canvas's RGBA bytes as
+// they come), W2's too.
 inline const std::vector<Workload>& Workloads() {
   using D = DType;
   using M = Mode;
@@ -68,6 +70,8 @@ inline const std::vector<Workload>& Workloads() {
        G::kUniform, 1.1, 0, 108},
       {"W9", D::kFloat16, {1, 32, 128, 128}, {1, 128, 128, 2}, M::kLinear, P::kZeros, false,
        G::kUniform, 1.1, 0, 101},
+      {"W10", D::kUInt8, {1, 1024, 1024, 4}, {1, 1024, 1024, 2}, M::kLinear, P::kBorder, false,
+       G::kAffine, 0.9, 10, 102, Layout::kChannelsLast},
   };
   return kWorkloads;
 }
@@ -79,8 +83,11 @@ inline std::string ShapeString(const std::vector<int64_t>& shape) {
 }
 
 inline std::vector<int64_t> OutputShapeOf(const Workload& w) {
-  std::vector<int64_t> y_shape(w.x_shape.begin(), w.x_shape.begin() + 2);
+  const bool last = w.layout == Layout::kChannelsLast;
+  std::vector<int64_t> y_shape = {w.x_shape[0]};
+  if (!last) y_shape.push_back(w.x_shape[1]);
   y_shape.insert(y_shape.end(), w.grid_shape.begin() + 1, w.grid_shape.end() - 1);
+  if (last) y_shape.push_back(w.x_shape.back());
   return y_shape;
 }
 
@@ -102,9 +109,10 @@ inline std::string GridDescription(const Workload& w) {
 }
 
 // One line for tables: "float32 1x3x1024x1024, grid 1x1024x1024x2 (rotate 10°, zoom 0.9),
-// linear/border/ac0".
+// linear/border/ac0"; "uint8 1x1024x1024x4 channels-last, ..." in that layout.
 inline std::string Description(const Workload& w) {
-  return std::string(DTypeName(w.x_dtype)) + " " + ShapeString(w.x_shape) + ", grid " +
+  return std::string(DTypeName(w.x_dtype)) + " " + ShapeString(w.x_shape) +
+         (w.layout == Layout::kChannelsLast ? " channels-last" : "") + ", grid " +
          ShapeString(w.grid_shape) + " (" + GridDescription(w) + "), " + ModeName(w.mode) + "/" +
          PaddingName(w.padding) + "/ac" + (w.align_corners ? "1" : "0");
 }
@@ -192,6 +200,7 @@ inline Options OptionsOf(const Workload& w, int num_threads) {
   options.padding = w.padding;
   options.align_corners = w.align_corners;
   options.num_threads = num_threads;
+  options.layout = w.layout;
   return options;
 }
 

@@ -1,5 +1,6 @@
 // The package's API in Node: dtypes from typed arrays, onnxruntime-web tensors as input, `out`
-// reuse, many-channel images (the core's channels-last path) against one channel at a time,
+// reuse, channels-last tensors (canvas RGBA bytes in a Uint8ClampedArray, and Y back in one),
+// many-channel images (the core's channels-last path) against one channel at a time,
 // errors (TypeError / RangeError with the core's message) that leave the heap as it was, no
 // heap growth over 10,000 calls, and memory growth in the middle of a call.
 import assert from 'node:assert/strict';
@@ -10,7 +11,8 @@ import { Tensor } from 'onnxruntime-web';
 import { gridSample, init } from 'gridsample';
 
 import {
-  ARRAY_OF, assertRefused, closeTo, embindModule, heapInUse, memoryBytes, registry, specExample,
+  ARRAY_OF, assertRefused, closeTo, embindModule, heapInUse, memoryBytes, registry, sameBits,
+  specExample, toChannelsLast,
 } from './helpers.mjs';
 
 before(() => init());
@@ -277,6 +279,14 @@ describe('errors', () => {
      RangeError, /mode: unknown value "area"/],
     ['unknown padding (core)', () => gridSample(x, grid, { paddingMode: 'wrap' }),
      RangeError, /padding_mode: unknown value "wrap"/],
+    ['layout not a string', () => gridSample(x, grid, { layout: 1 }),
+     TypeError, /options\.layout must be a string, got number 1/],
+    ['unknown layout (core)', () => gridSample(x, grid, { layout: 'NHWC' }),
+     RangeError, /layout: unknown value "NHWC"; expected channels-first or channels-last/],
+    ['channels-last x rank 2 (core)',
+     () => gridSample({ data: new Float32Array(4), dims: [2, 2] }, grid,
+                      { layout: 'channels-last' }),
+     RangeError, /below 3; X must be \(N, D1, \.\.\., Dr, C\) \(channels-last\)/],
     ['grid last dim (core)',
      () => gridSample(x, { data: new Float32Array(108), dims: [1, 6, 6, 3] }),
      RangeError, /grid: last extent 3/],
@@ -326,6 +336,81 @@ describe('errors', () => {
     const again = module._malloc(256);
     module._free(again);
     assert.equal(again, probe);
+  });
+});
+
+describe('channels-last', () => {
+  // A 5x7 RGBA image as a canvas holds it, warped by a small rotation.
+  const [height, width] = [5, 7];
+  const rgba = Uint8ClampedArray.from({ length: height * width * 4 }, (_, i) => (i * 97) % 256);
+  const steps = (n) => Array.from({ length: n }, (_, i) => ((2 * i + 1) / n - 1) * 1.1);
+  const grid = {
+    data: Float32Array.from(steps(6).flatMap((gy) => steps(8).flatMap((gx) => [
+      0.9 * gx - 0.2 * gy, 0.2 * gx + 0.9 * gy]))),
+    dims: [1, 6, 8, 2],
+  };
+  // The same pixels channels-first, as planes.
+  const planes = new Uint8Array(rgba.length);
+  for (let c = 0; c < 4; ++c) {
+    for (let p = 0; p < height * width; ++p) planes[c * height * width + p] = rgba[p * 4 + c];
+  }
+
+  test('RGBA bytes in a Uint8ClampedArray: Y is one too, the channels-first Y transposed', () => {
+    for (const mode of ['linear', 'nearest', 'cubic']) {
+      for (const paddingMode of ['zeros', 'border', 'reflection']) {
+        const y = gridSample({ data: rgba, dims: [1, height, width, 4] }, grid,
+                             { mode, paddingMode, layout: 'channels-last' });
+        assert.equal(y.type, 'uint8');
+        assert.ok(y.data instanceof Uint8ClampedArray);
+        assert.deepEqual(y.dims, [1, 6, 8, 4]);  // as new ImageData(y.data, 8, 6) takes it
+        const first = gridSample({ data: planes, dims: [1, 4, height, width] }, grid,
+                                 { mode, paddingMode });
+        assert.deepEqual(Array.from(y.data),
+                         Array.from(toChannelsLast(first.data, first.dims).data),
+                         `${mode} ${paddingMode}`);
+      }
+    }
+  });
+
+  test('every numeric dtype, ranks 1 to 3: the channels-first Y transposed, bit for bit', () => {
+    for (const [type, info] of registry()) {
+      if (type === 'string') continue;
+      const parts = info.kind === 'kComplex' ? 2 : 1;
+      const Array_ = ARRAY_OF[type];
+      for (const spatial of [[9], [5, 6], [3, 4, 5]]) {
+        const dims = [2, 3, ...spatial];
+        const count = dims.reduce((a, b) => a * b, 1) * parts;
+        const value = (i) => ((i * 37) % 23) - (info.kind === 'kInt' ? 0 : 11);
+        const data = Array_ === BigInt64Array || Array_ === BigUint64Array ?
+            Array_.from({ length: count }, (_, i) => BigInt(value(i))) :
+            Array_.from({ length: count }, (_, i) => (type.includes('float16') ? 0x3c00 + i :
+                                                    value(i)));
+        const r = spatial.length;
+        const gridDims = [2, ...spatial.map((e) => e + 1), r];
+        const gridData = Float32Array.from(
+            { length: gridDims.reduce((a, b) => a * b, 1) }, (_, i) => Math.sin(i * 1.7) * 1.2);
+        for (const mode of ['linear', 'nearest', 'cubic']) {
+          const options = { mode, paddingMode: 'border' };
+          const first = gridSample({ data, dims, type }, { data: gridData, dims: gridDims },
+                                   options);
+          const last = toChannelsLast(data, dims, parts);
+          const y = gridSample({ data: last.data, dims: last.dims, type },
+                               { data: gridData, dims: gridDims },
+                               { ...options, layout: 'channels-last' });
+          const expected = toChannelsLast(first.data, first.dims, parts);
+          assert.deepEqual(y.dims, expected.dims, `${type} rank ${r} ${mode}`);
+          assert.ok(sameBits(y.data, expected.data), `${type} rank ${r} ${mode}`);
+        }
+      }
+    }
+  });
+
+  test('the same dims in the other layout give the other Y dims', () => {
+    const x = { data: new Float32Array(64), dims: [1, 4, 4, 4] };
+    const g = { data: new Float32Array(2 * 3 * 5), dims: [1, 3, 5, 2] };
+    assert.deepEqual(gridSample(x, g).dims, [1, 4, 3, 5]);
+    assert.deepEqual(gridSample(x, g, { layout: 'channels-last' }).dims, [1, 3, 5, 4]);
+    assert.deepEqual(gridSample(x, g, { layout: 'channels-first' }).dims, [1, 4, 3, 5]);
   });
 });
 

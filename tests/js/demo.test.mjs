@@ -1,10 +1,13 @@
 // The demo page (web/) in headless Chromium (Debian's, driven by playwright-core), served by the
 // real server (`node scripts/serve.mjs`, what `npm start` runs) on a free port: the page loads
 // with no console errors and fetches nothing beyond the server; an image given to the file
-// picker (a BMP made here) goes through every mode × padding × align_corners, as float32 and
-// as uint8, and each time the page's tensors and canvas pixels equal what the Node package
-// computes from the same input; onnxruntime-web agrees on float32 and says it cannot run uint8;
-// each warp changes the output; a dropped image replaces the picked one. A screenshot goes to
+// picker (a BMP made here) goes through every mode × padding × align_corners, as the canvas's
+// RGBA bytes (channels-last, the default: Y comes back as a Uint8ClampedArray that the page's
+// ImageData takes), as float32 NCHW and as uint8 NCHW, and each time the page's tensors and
+// canvas pixels equal what the Node package computes from the same input; onnxruntime-web
+// agrees on float32 and says it cannot run RGBA or uint8;
+// each warp changes the output; the canvas example of docs/javascript.md runs in the page as
+// written; a dropped image replaces the picked one. A screenshot goes to
 // test-output/demo.png. Skipped (with the reason) where /usr/bin/chromium is missing.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -13,10 +16,10 @@ import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { gridSample, init } from 'gridsample';
+import { affineGrid, gridSample, init } from 'gridsample';
 
-import { imageToTensor, tensorToImage } from '../../web/tensors.mjs';
-import { WARPS, makeGrid } from '../../web/warps.mjs';
+import { DATA_TYPES, imageToTensor, layoutOf, tensorToImage } from '../../web/tensors.mjs';
+import { WARPS, affineTheta, makeGrid, warpParams } from '../../web/warps.mjs';
 import { repo } from './helpers.mjs';
 
 const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
@@ -140,30 +143,40 @@ describe('demo page', { skip }, () => {
     await page.goto(server.address);
     await page.waitForFunction(() => window.demo);
     await page.evaluate(() => window.demo.ready);
-    const summary = await page.evaluate(() => window.demo.summary());
+    let summary = await page.evaluate(() => window.demo.summary());
     assert.equal(summary.source, 'Sample pattern');
+    // By default the canvas's RGBA bytes, which onnxruntime-web's GridSample cannot take.
+    assert.equal(summary.settings.type, 'rgba');
+    assert.deepEqual(summary.xDims, [1, 1024, 1024, 4]);
+    assert.deepEqual(summary.yDims, [1, 1024, 1024, 4]);
+    assert.ok(summary.gridsample.ms > 0, JSON.stringify(summary));
+    assert.match(summary.ort.error, /NCHW/);
+    fs.mkdirSync(path.join(repo, 'test-output'), { recursive: true });
+    await page.screenshot({ path: path.join(repo, 'test-output', 'demo.png') });
+    summary = await set({ type: 'float32' });
     assert.deepEqual(summary.xDims, [1, 3, 1024, 1024]);
     assert.deepEqual(summary.yDims, [1, 3, 1024, 1024]);
-    assert.ok(summary.gridsample.ms > 0, JSON.stringify(summary));
     assert.ok(summary.ort.ms > 0 && summary.ort.maxDiff <= 1e-5, JSON.stringify(summary));
     const shown = await page.textContent('#summary');
     assert.match(shown, /as fast here; largest \|difference\|/);
-    fs.mkdirSync(path.join(repo, 'test-output'), { recursive: true });
-    await page.screenshot({ path: path.join(repo, 'test-output', 'demo.png') });
     assert.deepEqual(problems, []);
   });
 
   const picked = bmp(40, 30, (x, y) => [(x * 37 + y * 11) & 255, (x * y * 7 + 90) & 255,
                                          ((x ^ y) * 29) & 255]);
 
-  test('every mode × padding × align_corners, float32 and uint8: the page equals Node',
+  test('every mode × padding × align_corners, RGBA, float32 and uint8: the page equals Node',
        async () => {
     await page.setInputFiles('#file', { name: 'picked.bmp', mimeType: 'image/bmp',
                                         buffer: picked.bytes });
     await page.waitForFunction(() => window.demo.summary().source === 'picked.bmp');
     const params = { rotate: 30, zoom: 0.7, shear: 0.2, x: 0.1, y: -0.05 };
-    for (const type of ['float32', 'uint8']) {
-      const x = imageToTensor(picked.rgba, picked.width, picked.height, type);
+    assert.deepEqual(DATA_TYPES, ['rgba', 'float32', 'uint8']);
+    for (const type of DATA_TYPES) {
+      // As a canvas gives them: the RGBA bytes in a Uint8ClampedArray.
+      const rgba = new Uint8ClampedArray(picked.rgba);
+      const x = imageToTensor(rgba, picked.width, picked.height, type);
+      const layout = layoutOf(type);
       for (const mode of ['linear', 'nearest', 'cubic']) {
         for (const padding of ['zeros', 'border', 'reflection']) {
           for (const alignCorners of [false, true]) {
@@ -172,15 +185,32 @@ describe('demo page', { skip }, () => {
                                         outputSize: 48, type });
             assert.equal(summary.source, 'picked.bmp');
             const shown = await output();
-            assert.deepEqual(shown.x, { data: Array.from(x.data), dims: [1, 3, 30, 40], type },
-                             what);
-            const grid = makeGrid('affine', params, 48, 36, alignCorners);
+            const last = layout === 'channels-last';
+            assert.deepEqual(shown.x, { data: Array.from(x.data),
+                                        dims: last ? [1, 30, 40, 4] : [1, 3, 30, 40],
+                                        type: x.type }, what);
+            // The page's grid is the package's AffineGrid, within float32 rounding of theta
+            // of the page's float64 model.
+            const theta = Float32Array.from(affineTheta(warpParams('affine', params), 48, 36));
+            const grid = affineGrid({ data: theta, dims: [1, 2, 3] }, [1, 1, 36, 48],
+                                    { alignCorners }).data;
             assert.deepEqual(shown.grid, { data: Array.from(grid), dims: [1, 36, 48, 2] }, what);
+            const model = makeGrid('affine', params, 48, 36, alignCorners);
+            assert.ok(model.every((v, i) => Math.abs(v - grid[i]) <= 1e-6 * (1 + Math.abs(v))),
+                      what);
             const expected = gridSample(x, { data: grid, dims: [1, 36, 48, 2] },
-                                        { mode, paddingMode: padding, alignCorners });
-            assert.deepEqual(shown.y, { data: Array.from(expected.data), dims: [1, 3, 36, 48],
-                                        type }, what);
-            assert.deepEqual(shown.pixels, Array.from(tensorToImage(expected)), what);
+                                        { mode, paddingMode: padding, alignCorners, layout });
+            assert.deepEqual(shown.y, { data: Array.from(expected.data),
+                                        dims: last ? [1, 36, 48, 4] : [1, 3, 36, 48],
+                                        type: x.type, array: expected.data.constructor.name },
+                             what);
+            const pixels = tensorToImage(expected, layout);
+            assert.equal(pixels.constructor, Uint8ClampedArray, what);
+            // A canvas keeps its pixels premultiplied by alpha: only opaque ones read back
+            // exactly (the test image is opaque; zeros padding makes transparent pixels).
+            const opaque = (array) => Array.from(array).filter((_, i) => pixels[i | 3] === 255);
+            assert.deepEqual(opaque(shown.pixels), opaque(pixels), what);
+            assert.ok(opaque(pixels).length >= pixels.length / 4, what);
             if (type === 'float32') {
               assert.ok(summary.ort.maxDiff <= 1e-5, `${what}: ${JSON.stringify(summary.ort)}`);
             } else {
@@ -211,6 +241,48 @@ describe('demo page', { skip }, () => {
     }
     assert.deepEqual(problems, []);
   });
+
+  // Each runs in a block where canvas, context, width and height exist, as its prose says.
+  const canvasExamples = [
+    ['docs/javascript.md', /### Warping a canvas[\s\S]*?```js\n([\s\S]*?)```/],
+    ['README.md', /A canvas's pixels go in as they are[\s\S]*?```js\n([\s\S]*?)```/],
+  ];
+  for (const [file, pattern] of canvasExamples) {
+    test(`the canvas example of ${file} runs as written, in the page`, async () => {
+      const [, code] = pattern.exec(fs.readFileSync(path.join(repo, file), 'utf8'));
+      const shown = await page.evaluate(async (example) => {
+        const { affineGrid: grids, gridSample: sample } = await import('gridsample');
+        const canvas = document.createElement('canvas');
+        [canvas.width, canvas.height] = [64, 48];
+        const context = canvas.getContext('2d');
+        const hues = context.createLinearGradient(0, 0, 64, 48);
+        hues.addColorStop(0, 'rgb(250 20 90)');
+        hues.addColorStop(1, 'rgb(10 200 60)');
+        context.fillStyle = hues;
+        context.fillRect(0, 0, 64, 48);
+        context.fillStyle = 'white';
+        context.fillRect(20, 10, 9, 30);
+        const input = Array.from(context.getImageData(0, 0, 64, 48).data);
+        const run = new Function('canvas', 'context', 'width', 'height', 'gridSample',
+                                 'affineGrid', `{\n${example}\nreturn { y, grid };\n}`);
+        const { y, grid } = run(canvas, context, 64, 48, sample, grids);
+        return { input, grid: Array.from(grid.data), gridDims: grid.dims, dims: y.dims,
+                 array: y.data.constructor.name, y: Array.from(y.data),
+                 pixels: Array.from(context.getImageData(0, 0, 64, 48).data) };
+      }, code);
+      assert.deepEqual(shown.dims, [1, 48, 64, 4]);
+      assert.deepEqual(shown.gridDims, [1, 48, 64, 2]);
+      assert.equal(shown.array, 'Uint8ClampedArray');
+      const expected = gridSample(
+          { data: Uint8ClampedArray.from(shown.input), dims: [1, 48, 64, 4] },
+          { data: Float32Array.from(shown.grid), dims: [1, 48, 64, 2] },
+          { layout: 'channels-last', paddingMode: 'border' });
+      assert.deepEqual(shown.y, Array.from(expected.data));
+      assert.deepEqual(shown.pixels, shown.y);  // opaque: the canvas holds Y as it is
+      assert.notDeepEqual(shown.y, shown.input);
+      assert.deepEqual(problems, []);
+    });
+  }
 
   test('a dropped image replaces the picked one', async () => {
     const dropped = bmp(20, 24, (x, y) => [x * 12, 255 - y * 10, (x * y) & 255]);

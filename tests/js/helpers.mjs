@@ -193,6 +193,34 @@ export function firstMismatch(info, actual, expected, exact = false) {
   return -1;
 }
 
+// The data and dims of a channels-first tensor (N, C, D1..Dr) transposed to channels-last
+// (N, D1..Dr, C), in an array of the same class; `parts` numbers per element (2 for complex).
+export function toChannelsLast(data, dims, parts = 1) {
+  const [batch, channels, ...spatial] = dims;
+  const plane = spatial.reduce((a, b) => a * b, 1);
+  const out = new data.constructor(data.length);
+  for (let n = 0; n < batch; ++n) {
+    for (let c = 0; c < channels; ++c) {
+      for (let p = 0; p < plane; ++p) {
+        for (let q = 0; q < parts; ++q) {
+          out[((n * plane + p) * channels + c) * parts + q] =
+              data[((n * channels + c) * plane + p) * parts + q];
+        }
+      }
+    }
+  }
+  return { data: out, dims: [batch, ...spatial, channels] };
+}
+
+// Whether two arrays hold the same elements bit for bit (typed arrays by their bytes: NaN
+// payloads and the sign of zero count).
+export function sameBits(a, b) {
+  if (a.length !== b.length || a.constructor !== b.constructor) return false;
+  if (Array.isArray(a)) return a.every((v, i) => v === b[i]);
+  const bytes = (v) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  return Buffer.compare(bytes(a), bytes(b)) === 0;
+}
+
 // The spec's first example (onnx-gridsample-16-with-examples.rst): bilinear, zeros, align 0.
 export function specExample() {
   const steps = [-1, -0.6, -0.2, 0.2, 0.6, 1];

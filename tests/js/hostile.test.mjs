@@ -414,7 +414,7 @@ describe('options: unknown names are TypeErrors, bad values RangeErrors', () => 
     ['padding_mode', / \(did you mean paddingMode\?\)/],
     ['align_corners', / \(did you mean alignCorners\?\)/],
     ['Mode', / \(did you mean mode\?\)/],
-    ['interpolation', /; the options are mode, paddingMode, alignCorners, out$/],
+    ['interpolation', /; the options are mode, paddingMode, alignCorners, layout, out$/],
   ];
   for (const [name, hint] of names) {
     test(`unknown option ${name}`, () => {

@@ -1,5 +1,6 @@
 // Every case of the native reference's vectors (tests/data/reference_vectors.txt: every dtype,
-// ranks 1-4, every mode x padding x align_corners), of the golden file (tests/data/golden.txt:
+// ranks 1-4, every mode x padding x align_corners; in both layouts: channels-last X gives the
+// channels-first Y transposed, bit for bit), of the golden file (tests/data/golden.txt:
 // onnx.reference and the exact NOTES model) and of the exact integer cases
 // (tests/data/exact_integers.txt: an exact rational model) through the package's JS API.
 import assert from 'node:assert/strict';
@@ -8,17 +9,24 @@ import { before, describe, test } from 'node:test';
 
 import { gridSample, init } from 'gridsample';
 
-import { closeTo, dataDir, firstMismatch, readVectors, registry } from './helpers.mjs';
+import {
+  closeTo, dataDir, firstMismatch, readVectors, registry, sameBits, toChannelsLast,
+} from './helpers.mjs';
 
 const referenceCases = readVectors(path.join(dataDir, 'reference_vectors.txt'));
 const goldenCases = readVectors(path.join(dataDir, 'golden.txt'));
 const exactCases = readVectors(path.join(dataDir, 'exact_integers.txt'));
 
-function run(c) {
-  return gridSample({ data: c.x.data, dims: c.x.dims, type: c.x.type },
+// Numbers per element: 2 for complex (interleaved), else 1.
+const partsOf = (type) => (registry().get(type).kind === 'kComplex' ? 2 : 1);
+
+function run(c, layout = 'channels-first') {
+  const parts = partsOf(c.x.type);
+  const x = layout === 'channels-last' ? toChannelsLast(c.x.data, c.x.dims, parts) : c.x;
+  return gridSample({ data: x.data, dims: x.dims, type: c.x.type },
                     { data: c.grid.data, dims: c.grid.dims, type: c.grid.type },
                     { mode: c.attrs.mode, paddingMode: c.attrs.padding,
-                      alignCorners: c.attrs.alignCorners });
+                      alignCorners: c.attrs.alignCorners, layout });
 }
 
 function show(values, at) {
@@ -65,6 +73,24 @@ describe('reference vectors (native scalar reference vs the wasm build)', () => 
         if (at >= 0) {
           failures.push(`${c.name}: element ${at}: got ${show(y.data, at)}, expected ` +
                         `${show(c.y.data, at)}`);
+        }
+      }
+      assert.deepEqual(failures, [], `${failures.length} of ${cases.length} cases differ`);
+    });
+    test(`${type}, channels-last: ${cases.length} cases, the channels-first Y transposed`, () => {
+      const info = registry().get(type);
+      const failures = [];
+      for (const c of cases) {
+        const first = run(c);
+        const y = run(c, 'channels-last');
+        const expected = toChannelsLast(c.y.data, c.y.dims, partsOf(type));
+        assert.deepEqual(y.dims, expected.dims, c.name);
+        const at = firstMismatch(info, y.data, expected.data, c.attrs.mode === 'nearest');
+        if (at >= 0) {
+          failures.push(`${c.name}: element ${at}: got ${show(y.data, at)}, expected ` +
+                        `${show(expected.data, at)}`);
+        } else if (!sameBits(y.data, toChannelsLast(first.data, first.dims, partsOf(type)).data)) {
+          failures.push(`${c.name}: not the channels-first Y transposed, bit for bit`);
         }
       }
       assert.deepEqual(failures, [], `${failures.length} of ${cases.length} cases differ`);

@@ -1,0 +1,263 @@
+// The pixel-pair path, per SIMD target: linear interpolation of channels-last uint8 and float32
+// pixels of 3 or 4 channels. Included by pixel_pairs.cc once per target (foreach_target).
+//
+// Lanes are locations, as in the pair kernel. Each row of a location's window is two adjacent
+// pixels: RGBA bytes, 8 bytes a pair, are gathered into vectors as the pair path gathers float32
+// pairs (GatherPairs, one load per pair); other pixels are copied whole into a block buffer (the
+// left pixels in one, the right ones in another). The channels are then split in vectors: uint8
+// pixels are uint32 lanes whose bytes are shifted out, float32 ones are deinterleaved by
+// LoadInterleaved3/4. Each channel's
+// sum takes the pair kernel's order (row by row, left then right), so the results equal the
+// pair path's on each plane, bit for bit. The sums are interleaved back into pixels as they are
+// stored.
+
+// Per-target include guard (the Highway idiom).
+#if defined(GRIDSAMPLE_SRC_PIXEL_PAIRS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GRIDSAMPLE_SRC_PIXEL_PAIRS_INL_H_
+#undef GRIDSAMPLE_SRC_PIXEL_PAIRS_INL_H_
+#else
+#define GRIDSAMPLE_SRC_PIXEL_PAIRS_INL_H_
+#endif
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+
+#include "hwy/highway.h"
+#include "linear_pairs-inl.h"
+#include "pixel_pairs.h"
+#include "plan-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// The byte of each uint32 lane of v at bit `shift`, as float32. (No lambdas over vectors here:
+// SVE's are sizeless and cannot be captured.)
+template <class D>
+HWY_INLINE hn::Vec<D> ByteAt(D d, hn::Vec<hn::RebindToUnsigned<D>> v, int shift) {
+  const hn::RebindToUnsigned<D> du;
+  return hn::ConvertTo(d, hn::BitCast(hn::RebindToSigned<D>(),
+                                      hn::And(hn::ShiftRightSame(v, shift), hn::Set(du, 0xFFu))));
+}
+
+// For sums v in [0, 256): floor(v) (their truncation) in the low byte of each uint32 lane, the
+// other bits those of 2^23. Adding 2^23 to an integer below it writes the integer into the
+// mantissa exactly, which costs less than ConvertTo's guard against overflow.
+template <class D>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<D>> TruncatedByte(D d, hn::Vec<D> v) {
+  return hn::BitCast(hn::RebindToUnsigned<D>(), hn::Add(hn::Floor(v), hn::Set(d, 8388608.0f)));
+}
+
+// uint8 pixels: each pixel of a pair as a uint32 lane (its 3 or 4 bytes in the low bits of
+// the left one; the right one's 4 bytes end the pair, so that no load passes it).
+template <size_t kC>
+struct BytePixels {
+  using Element = uint8_t;
+  using Slot = uint32_t;
+  static constexpr size_t kSlots = 1;  // per pixel
+  // Channel c's byte in a left and a right slot.
+  static constexpr int kLeftShift = 0;
+  static constexpr int kRightShift = 8 * (4 - static_cast<int>(kC));
+
+  static HWY_INLINE void Copy(const unsigned char* pair, Slot* left, Slot* right) {
+    std::memcpy(left, pair, sizeof(Slot));
+    std::memcpy(right, pair + 2 * kC - sizeof(Slot), sizeof(Slot));
+  }
+  // The channels of slots[i..] as float32 (exact: bytes).
+  template <class D>
+  static HWY_INLINE void Load(D d, const Slot* slots, int shift, hn::Vec<D>& c0, hn::Vec<D>& c1,
+                              hn::Vec<D>& c2, hn::Vec<D>& c3) {
+    const auto v = hn::Load(hn::RebindToUnsigned<D>(), slots);
+    c0 = ByteAt(d, v, shift);
+    c1 = ByteAt(d, v, shift + 8);
+    c2 = ByteAt(d, v, shift + 16);
+    if constexpr (kC == 4) c3 = ByteAt(d, v, shift + 24);
+  }
+  // `valid` pixels from the channels' exact sums: truncated (the sums lie in [0, 255]).
+  template <class D>
+  static HWY_INLINE void Store(D d, hn::Vec<D> c0, hn::Vec<D> c1, hn::Vec<D> c2, hn::Vec<D> c3,
+                               size_t valid, Element* out) {
+    const hn::RebindToUnsigned<D> du;
+    auto packed = hn::Or(
+        hn::And(TruncatedByte(d, c0), hn::Set(du, 0xFFu)),
+        hn::Or(hn::And(hn::ShiftLeft<8>(TruncatedByte(d, c1)), hn::Set(du, 0xFF00u)),
+               hn::And(hn::ShiftLeft<16>(TruncatedByte(d, c2)), hn::Set(du, 0xFF0000u))));
+    if constexpr (kC == 4) packed = hn::Or(packed, hn::ShiftLeft<24>(TruncatedByte(d, c3)));
+    if (kC == 4 && valid == hn::Lanes(d)) {
+      hn::StoreU(packed, du, reinterpret_cast<uint32_t*>(out));
+      return;
+    }
+    alignas(64) uint32_t words[kMaxFloatLanes];
+    hn::Store(packed, du, words);
+    for (size_t k = 0; k < valid; ++k) std::memcpy(out + k * kC, &words[k], kC);
+  }
+};
+
+// float32 pixels: their channels side by side in the slots, deinterleaved by the loads.
+template <size_t kC>
+struct FloatPixels {
+  using Element = float;
+  using Slot = float;
+  static constexpr size_t kSlots = kC;
+  static constexpr int kLeftShift = 0;
+  static constexpr int kRightShift = 0;
+
+  static HWY_INLINE void Copy(const unsigned char* pair, Slot* left, Slot* right) {
+    std::memcpy(left, pair, kC * sizeof(float));
+    std::memcpy(right, pair + kC * sizeof(float), kC * sizeof(float));
+  }
+  template <class D>
+  static HWY_INLINE void Load(D d, const Slot* slots, int /*shift*/, hn::Vec<D>& c0,
+                              hn::Vec<D>& c1, hn::Vec<D>& c2, hn::Vec<D>& c3) {
+    if constexpr (kC == 4) {
+      hn::LoadInterleaved4(d, slots, c0, c1, c2, c3);
+    } else {
+      hn::LoadInterleaved3(d, slots, c0, c1, c2);
+    }
+  }
+  template <class D>
+  static HWY_INLINE void Store(D d, hn::Vec<D> c0, hn::Vec<D> c1, hn::Vec<D> c2, hn::Vec<D> c3,
+                               size_t valid, Element* out) {
+    alignas(64) float last[kMaxFloatLanes * kC];  // the last, partial vector: through a buffer
+    float* to = valid == hn::Lanes(d) ? out : last;
+    if constexpr (kC == 4) {
+      hn::StoreInterleaved4(c0, c1, c2, c3, d, to);
+    } else {
+      hn::StoreInterleaved3(c0, c1, c2, d, to);
+    }
+    if (to == last) std::copy(last, last + valid * kC, out);
+  }
+};
+
+// acc_c += channel c of the pixels in `slots` times w, for each channel.
+template <class Format, size_t kC, class D>
+HWY_INLINE void WeighPixels(D d, const typename Format::Slot* slots, int shift, hn::Vec<D> w,
+                            hn::Vec<D>& acc0, hn::Vec<D>& acc1, hn::Vec<D>& acc2,
+                            hn::Vec<D>& acc3) {
+  hn::Vec<D> c0, c1, c2, c3 = hn::Zero(d);
+  Format::Load(d, slots, shift, c0, c1, c2, c3);
+  acc0 = hn::MulAdd(c0, w, acc0);
+  acc1 = hn::MulAdd(c1, w, acc1);
+  acc2 = hn::MulAdd(c2, w, acc2);
+  if constexpr (kC == 4) acc3 = hn::MulAdd(c3, w, acc3);
+}
+
+template <PairKind K, size_t kC>
+using PixelFormat =
+    typename std::conditional<K == PairKind::kU8, BytePixels<kC>, FloatPixels<kC>>::type;
+
+#if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
+// RGBA bytes: each row's pair of pixels is 8 bytes, gathered as the float32 pair kernel gathers
+// its pairs (GatherPairs, in general registers: no store to reload), whose offsets count
+// 4-byte units, here pixels.
+template <size_t kRows>
+void SampleRgbaPairs(const void* pixels, const int32_t* HWY_RESTRICT base_offsets,
+                     const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
+                     size_t pitch, size_t count, uint8_t* out) {
+  using Format = BytePixels<4>;
+  const hn::ScalableTag<float> d;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  const size_t lanes = hn::Lanes(d);
+  const unsigned char* rows[kRows];
+  for (size_t row = 0; row < kRows; ++row) {
+    rows[row] = static_cast<const unsigned char*>(pixels) + static_cast<size_t>(row_deltas[row]) * 4;
+  }
+  // The plan's last vector is whole (linear_pairs.h), so every lane reads a pair inside X.
+  for (size_t i = 0; i < count; i += lanes) {
+    hn::Vec<decltype(d)> left[kRows], right[kRows];
+    PairFormat<PairKind::kF32>::Gather<kRows>(d, rows, base_offsets + i, left, right);
+    auto acc0 = hn::Zero(d), acc1 = hn::Zero(d), acc2 = hn::Zero(d), acc3 = hn::Zero(d);
+    for (size_t row = 0; row < kRows; ++row) {
+      const float* weights = row_weights + 2 * row * pitch + i;
+      const auto w_left = hn::LoadU(d, weights), w_right = hn::LoadU(d, weights + pitch);
+      const auto l = hn::BitCast(du, left[row]), r = hn::BitCast(du, right[row]);
+      acc0 = hn::MulAdd(ByteAt(d, l, 0), w_left, acc0);
+      acc1 = hn::MulAdd(ByteAt(d, l, 8), w_left, acc1);
+      acc2 = hn::MulAdd(ByteAt(d, l, 16), w_left, acc2);
+      acc3 = hn::MulAdd(ByteAt(d, l, 24), w_left, acc3);
+      acc0 = hn::MulAdd(ByteAt(d, r, 0), w_right, acc0);
+      acc1 = hn::MulAdd(ByteAt(d, r, 8), w_right, acc1);
+      acc2 = hn::MulAdd(ByteAt(d, r, 16), w_right, acc2);
+      acc3 = hn::MulAdd(ByteAt(d, r, 24), w_right, acc3);
+    }
+    Format::Store(d, acc0, acc1, acc2, acc3, std::min(lanes, count - i), out + i * 4);
+  }
+}
+#endif
+
+template <PairKind K, size_t kC, size_t kRows>
+bool SamplePixelPairsT(const void* pixels, const int32_t* HWY_RESTRICT base_offsets,
+                       const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
+                       size_t pitch, size_t count, void* out) {
+#if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
+  if constexpr (K == PairKind::kU8 && kC == 4) {
+    SampleRgbaPairs<kRows>(pixels, base_offsets, row_deltas, row_weights, pitch, count,
+                           static_cast<uint8_t*>(out));
+    return false;  // exact sums are never NaN
+  }
+#endif
+  using Format = PixelFormat<K, kC>;
+  using Slot = typename Format::Slot;
+  constexpr size_t kPixelBytes = kC * sizeof(typename Format::Element);
+  constexpr size_t kSlots = Format::kSlots;
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  const auto* bytes = static_cast<const unsigned char*>(pixels);
+  auto* elements = static_cast<typename Format::Element*>(out);
+  size_t deltas[kRows];
+  for (size_t row = 0; row < kRows; ++row) {
+    deltas[row] = static_cast<size_t>(row_deltas[row]) * kPixelBytes;
+  }
+  alignas(64) Slot left[kRows][kWindowBlock * kSlots];
+  alignas(64) Slot right[kRows][kWindowBlock * kSlots];
+  auto nan = hn::FirstN(d, 0);
+  for (size_t i0 = 0; i0 < count; i0 += kWindowBlock) {
+    const size_t n = std::min(kWindowBlock, count - i0);
+    // Whole vectors: the plan's last vector is whole (linear_pairs.h), and every pair lies
+    // inside the input.
+    const size_t whole = (n + lanes - 1) / lanes * lanes;
+    for (size_t i = 0; i < whole; ++i) {
+      const size_t base = static_cast<size_t>(base_offsets[i0 + i]) * kPixelBytes;
+      for (size_t row = 0; row < kRows; ++row) {
+        Format::Copy(bytes + base + deltas[row], &left[row][i * kSlots], &right[row][i * kSlots]);
+      }
+    }
+    for (size_t i = 0; i < n; i += lanes) {
+      auto acc0 = hn::Zero(d), acc1 = hn::Zero(d), acc2 = hn::Zero(d), acc3 = hn::Zero(d);
+      for (size_t row = 0; row < kRows; ++row) {
+        const float* weights = row_weights + 2 * row * pitch + i0 + i;
+        WeighPixels<Format, kC>(d, &left[row][i * kSlots], Format::kLeftShift,
+                                hn::LoadU(d, weights), acc0, acc1, acc2, acc3);
+        WeighPixels<Format, kC>(d, &right[row][i * kSlots], Format::kRightShift,
+                                hn::LoadU(d, weights + pitch), acc0, acc1, acc2, acc3);
+      }
+      const size_t valid = std::min(lanes, n - i);
+      if constexpr (K == PairKind::kF32) {
+        auto any = hn::Or(hn::Or(hn::IsNaN(acc0), hn::IsNaN(acc1)), hn::IsNaN(acc2));
+        if constexpr (kC == 4) any = hn::Or(any, hn::IsNaN(acc3));
+        nan = hn::Or(nan, hn::And(any, hn::FirstN(d, valid)));
+      }
+      Format::Store(d, acc0, acc1, acc2, acc3, valid, elements + (i0 + i) * kC);
+    }
+  }
+  return !hn::AllFalse(d, nan);
+}
+
+template <PairKind K, size_t kC>
+bool SamplePixelPairsC(const void* pixels, const int32_t* base_offsets,
+                       const int32_t* row_deltas, const float* row_weights, size_t rows,
+                       size_t pitch, size_t count, void* out) {
+  return VisitPairRows(rows, [&](auto r) {
+    return SamplePixelPairsT<K, kC, decltype(r)::value>(pixels, base_offsets, row_deltas,
+                                                        row_weights, pitch, count, out);
+  });
+}
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#endif  // GRIDSAMPLE_SRC_PIXEL_PAIRS_INL_H_

@@ -1,0 +1,50 @@
+// The pixel-pair path's per-target entry point (pixel_pairs.h) over pixel_pairs-inl.h. Compiled
+// once per target by foreach_target.h; the HWY_ONCE block at the end owns the dispatch.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "pixel_pairs.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "pixel_pairs.h"
+#include "pixel_pairs-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gridsample {
+namespace HWY_NAMESPACE {
+
+bool SamplePixelPairs(PairKind kind, size_t channels, const void* pixels,
+                      const int32_t* base_offsets, const int32_t* row_deltas,
+                      const float* row_weights, size_t rows, size_t pitch, size_t count,
+                      void* out) {
+  const bool bytes = kind == PairKind::kU8;
+  if (channels == 3) {
+    return bytes ? SamplePixelPairsC<PairKind::kU8, 3>(pixels, base_offsets, row_deltas,
+                                                       row_weights, rows, pitch, count, out)
+                 : SamplePixelPairsC<PairKind::kF32, 3>(pixels, base_offsets, row_deltas,
+                                                        row_weights, rows, pitch, count, out);
+  }
+  return bytes ? SamplePixelPairsC<PairKind::kU8, 4>(pixels, base_offsets, row_deltas,
+                                                     row_weights, rows, pitch, count, out)
+               : SamplePixelPairsC<PairKind::kF32, 4>(pixels, base_offsets, row_deltas,
+                                                      row_weights, rows, pitch, count, out);
+}
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace gridsample
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace gridsample {
+
+HWY_EXPORT(SamplePixelPairs);
+
+bool SamplePixelPairs(PairKind kind, size_t channels, const void* pixels,
+                      const int32_t* base_offsets, const int32_t* row_deltas,
+                      const float* row_weights, size_t rows, size_t pitch, size_t count,
+                      void* out) {
+  return HWY_DYNAMIC_DISPATCH(SamplePixelPairs)(kind, channels, pixels, base_offsets, row_deltas,
+                                                row_weights, rows, pitch, count, out);
+}
+
+}  // namespace gridsample
+#endif  // HWY_ONCE

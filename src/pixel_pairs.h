@@ -1,0 +1,37 @@
+// The pixel-pair path (pixel_pairs.cc, pixel_pairs-inl.h): linear interpolation of channels-last
+// images with few channels, such as a canvas's RGBA bytes. It samples the pair path's plan
+// (PlanLinearPairs, made over pixels), whose rows are pairs of adjacent pixels, and loads each
+// pixel whole (4 bytes for RGBA) instead of one plane at a time; every channel is then summed
+// in the pair kernel's order, so the outputs equal the pair path's on the planes, bit for bit.
+#ifndef GRIDSAMPLE_SRC_PIXEL_PAIRS_H_
+#define GRIDSAMPLE_SRC_PIXEL_PAIRS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "linear_pairs.h"
+
+namespace gridsample {
+
+// Whether the path samples pixels of `channels` channels of `kind`: uint8 and float32 RGB and
+// RGBA.
+constexpr bool PixelPairsTake(PairKind kind, size_t channels) {
+  return (kind == PairKind::kU8 || kind == PairKind::kF32) && (channels == 3 || channels == 4);
+}
+// Whether the path samples some pixels of `kind`.
+constexpr bool PixelPairsKind(PairKind kind) { return PixelPairsTake(kind, 4); }
+
+// SampleLinearPairs(kind, ...) for every channel of one batch item at once, from its
+// channels-last pixels (`channels` elements of `kind` each, PixelPairsTake): the output of
+// channel c at location i goes to out[i * channels + c] for i < count. The plan's offsets and
+// row deltas count pixels. Returns whether some sum is NaN (kF32 only): the caller recomputes
+// those, as for the pair path. kU8 takes a plan with fixed_bits = kFixedBits of uint8 and sums
+// it exactly, as the pair path does.
+bool SamplePixelPairs(PairKind kind, size_t channels, const void* pixels,
+                      const int32_t* base_offsets, const int32_t* row_deltas,
+                      const float* row_weights, size_t rows, size_t pitch, size_t count,
+                      void* out);
+
+}  // namespace gridsample
+
+#endif  // GRIDSAMPLE_SRC_PIXEL_PAIRS_H_
