@@ -3,7 +3,8 @@
 // with no console errors and fetches nothing beyond the server; an image given to the file
 // picker (a BMP made here) goes through every mode × padding × align_corners, as float32 and
 // as uint8, and each time the page's tensors and canvas pixels equal what the Node package
-// computes from the same input; onnxruntime-web agrees on float32 and says it cannot run uint8;
+// computes from the same input; the page is cross-origin isolated, and both engines run on
+// gridsample's default threads; onnxruntime-web agrees on float32 and says it cannot run uint8;
 // each warp changes the output; a dropped image replaces the picked one. A screenshot goes to
 // test-output/demo.png. Skipped (with the reason) where /usr/bin/chromium is missing.
 import assert from 'node:assert/strict';
@@ -114,7 +115,8 @@ describe('demo page', { skip }, () => {
   const set = (settings) => page.evaluate((s) => window.demo.set(s), settings);
   const output = () => page.evaluate(() => window.demo.output());
 
-  test('the server: MIME types, nothing outside its folders, PORT checked', async () => {
+  test('the server: MIME types, isolation, nothing outside its folders, PORT checked',
+       async () => {
     const types = {
       '/': 'text/html; charset=utf-8', '/main.mjs': 'text/javascript',
       '/style.css': 'text/css; charset=utf-8',
@@ -132,6 +134,12 @@ describe('demo page', { skip }, () => {
       const { status } = await rawGet(server.address, where);
       assert.ok(status === 404 || status === 400, `${where}: ${status}`);
     }
+    // Cross-origin isolation, for the threads of both engines: every response says it.
+    for (const where of ['/', '/gridsample/gridsample_thread.mjs', '/ort/ort.wasm.min.mjs']) {
+      const { headers } = await fetch(new URL(where, server.address));
+      assert.equal(headers.get('cross-origin-opener-policy'), 'same-origin', where);
+      assert.equal(headers.get('cross-origin-embedder-policy'), 'require-corp', where);
+    }
     await assert.rejects(startServer({ PORT: 'eighty' }),
                          (error) => error.code === 1 && /PORT .*got eighty/.test(error.message));
   });
@@ -144,6 +152,11 @@ describe('demo page', { skip }, () => {
     assert.equal(summary.source, 'Sample pattern');
     assert.deepEqual(summary.xDims, [1, 3, 1024, 1024]);
     assert.deepEqual(summary.yDims, [1, 3, 1024, 1024]);
+    // The server isolates the page: both engines run on gridsample's default threads.
+    const threads = Math.min(4, await page.evaluate(() => navigator.hardwareConcurrency));
+    assert.deepEqual(summary.threads, { gridsample: threads, ort: threads });
+    assert.equal(await page.textContent('#threads'),
+                 `${threads} thread${threads === 1 ? '' : 's'}`);
     assert.ok(summary.gridsample.ms > 0, JSON.stringify(summary));
     assert.ok(summary.ort.ms > 0 && summary.ort.maxDiff <= 1e-5, JSON.stringify(summary));
     const shown = await page.textContent('#summary');

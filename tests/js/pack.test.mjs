@@ -37,8 +37,8 @@ test('the tarball holds dist/, README.md, LICENSE and package.json only', () => 
   assert.deepEqual(files, [
     'LICENSE', 'README.md', 'dist/gridsample.wasm', 'dist/gridsample_core.cjs',
     'dist/gridsample_core.js', 'dist/gridsample_glue.cjs', 'dist/gridsample_glue.mjs',
-    'dist/gridsample_thread.cjs', 'dist/gridsample_thread.mjs', 'dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js',
-    'dist/index.node.js', 'package.json',
+    'dist/gridsample_thread.cjs', 'dist/gridsample_thread.mjs', 'dist/index.cjs',
+    'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js', 'dist/index.node.js', 'package.json',
   ]);
 });
 
