@@ -174,8 +174,8 @@ async function load(platform, options) {
   const failed = new Promise((resolve, reject) => { fail = reject; });
   const workers = [];
   let loading = 0;
-  let allLoaded;
-  const loaded = new Promise((resolve) => { allLoaded = resolve; });
+  let workersLoaded;  // resolves true once every worker has loaded, false if one cannot
+  const loaded = new Promise((resolve) => { workersLoaded = resolve; });
   const ready = platform.createModule({
     wasmMemory: memory,
     // The glue makes this many workers at once and loads the module into them; each then hosts
@@ -184,10 +184,8 @@ async function load(platform, options) {
     createThreadWorker() {
       loading += 1;
       const worker = platform.createThreadWorker(options.locateFile, {
-        loaded: () => { if (--loading === 0) allLoaded(); },
-        failed: (error) => fail(new Error(
-            `gridsample: init: a thread's worker failed to load: ${error}; ` +
-            'init({ numThreads: 1 }) runs without workers')),
+        loaded: () => { if (--loading === 0) workersLoaded(true); },
+        failed: () => workersLoaded(false),
       });
       workers.push(worker);
       return worker;
@@ -205,14 +203,22 @@ async function load(platform, options) {
     printErr: () => {},
   });
   let module;
+  let threads = 1;
   try {
     module = await Promise.race([ready, failed]);
-    if (helpers > 0) await Promise.race([loaded, failed]);
+    // A worker that cannot load (a browser without module workers, a script that is not
+    // served) leaves the module on one thread, as where threads are unavailable.
+    if (helpers > 0 && await Promise.race([loaded, failed])) {
+      threads = module.startThreads(helpers + 1);
+    }
   } catch (error) {
     for (const worker of workers) worker.terminate();
     throw error;
   }
-  const threads = helpers > 0 ? module.startThreads(helpers + 1) : 1;
+  if (threads === 1) {
+    for (const worker of workers) worker.terminate();
+    workers.length = 0;
+  }
   const types = new Map();
   for (const { name, id, size, kind } of module.dtypes()) {
     const arrays = ARRAYS_OF_TYPE[name];
@@ -248,8 +254,8 @@ async function load(platform, options) {
 
 // init() for one platform: { createModule, defaultLocation(), instantiate(where, imports),
 // defaultThreads(), threadsAvailable(), createThreadWorker(locateFile, { loaded, failed }) }:
-// a thread's worker, which calls loaded() once the module is loaded in it, failed(message) if
-// it cannot load.
+// a thread's worker, which calls loaded() once the module is loaded in it, failed() if it
+// cannot load.
 export function initWith(platform, options) {
   let checked;
   try {

@@ -42,7 +42,7 @@ class ThreadWorker {
     // A worker that cannot load fails init(); one that fails later (a thread crashed) is the
     // glue's to report, as it is in browsers.
     this.worker.on('error', (error) => {
-      if (!this.loaded) failed(error.message);
+      if (!this.loaded) failed();
       else if (this.onerror) this.onerror(error);
     });
   }

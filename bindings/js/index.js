@@ -54,13 +54,31 @@ const platform = {
   defaultThreads: () => Math.min(4, (globalThis.navigator && navigator.hardwareConcurrency) || 1),
   threadsAvailable,
   createThreadWorker(locateFile, { loaded, failed }) {
-    // The URL written out in full, as bundlers find workers by this pattern.
-    const worker = locateFile ? new Worker(locateFile(THREAD_FILE), { type: 'module' }) :
-        new Worker(new URL('./gridsample_thread.mjs', import.meta.url), { type: 'module' });
+    let worker;
+    try {
+      // The URL written out in full, as bundlers find workers by this pattern.
+      worker = locateFile ? new Worker(locateFile(THREAD_FILE), { type: 'module' }) :
+          new Worker(new URL('./gridsample_thread.mjs', import.meta.url), { type: 'module' });
+    } catch {
+      // No module workers here (or a policy forbids them): a stand-in that never loads.
+      queueMicrotask(failed);
+      return { postMessage() {}, terminate() {} };
+    }
+    // Until it has loaded, its errors are init()'s (which goes on with one thread), not the
+    // glue's, whose own handler would throw them at the page.
+    let ready = false;
     worker.addEventListener('message', ({ data }) => {
-      if (data && data.cmd === 'loaded') loaded();
+      if (data && data.cmd === 'loaded' && !ready) {
+        ready = true;
+        loaded();
+      }
     });
-    worker.addEventListener('error', (event) => failed(event.message || 'an error event'));
+    worker.addEventListener('error', (event) => {
+      if (ready) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      failed();
+    });
     return worker;
   },
 };

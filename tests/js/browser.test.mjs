@@ -5,7 +5,8 @@
 //   1. from a plain static server (no bundler), cross-origin isolated: the package's dist/ at
 //      /gridsample/, the pages of tests/js/browser/ at /, their bare `gridsample` imports
 //      pointed at /gridsample/index.js by the server (what an import map does; module workers
-//      have none); the page and its workers run threaded;
+//      have none); the page and its workers run threaded, and a worker whose threads' script
+//      is not there (locateFile) runs on one thread without an error;
 //   2. the same server without the isolation headers: one thread everywhere, no thread's
 //      worker made, no error;
 //   3. from a Vite 7 build of the same pages against the packed package installed from its
@@ -101,6 +102,13 @@ async function check(pageUrl, { expectWorkerWithModule, isolated }) {
       assert.equal(result.isolated, isolated, where);
       assert.deepEqual(result.threads, { threads, same: true }, where);
     }
+    // A thread's script that is not there: one thread, the example right, no error.
+    if (expectWorkerWithModule) {
+      const { result, threads: bad, error } = results.workerBadThread;
+      assert.equal(error, undefined, error);
+      assert.deepEqual(bad, { threads: 1, same: true });
+      assert.ok(closeTo(result.data, specExample().y, 1e-4));
+    }
     // Chromium has Float16Array: float16 tensors may use it, and Y comes back as one.
     assert.deepEqual(results.float16,
                      { array: 'Float16Array', type: 'float16', data: [4, 1.5, -2.25] });
@@ -112,7 +120,7 @@ async function check(pageUrl, { expectWorkerWithModule, isolated }) {
 describe('Chromium', { skip }, () => {
   for (const isolated of [true, false]) {
     test(`plain static server, ${isolated ? '' : 'not '}cross-origin isolated: page, worker, ` +
-         'worker with a compiled module', async () => {
+         'worker with a compiled module, worker whose threads cannot load', async () => {
       await staticServer(isolated);
     });
   }
@@ -129,10 +137,13 @@ describe('Chromium', { skip }, () => {
       await check(`${url}/?wasm=/gridsample/gridsample.wasm`,
                   { expectWorkerWithModule: true, isolated });
       const wasm = log.filter((entry) => entry.url.endsWith('.wasm'));
-      // The page's init, its worker's init, and the page's compileStreaming for the other one.
-      assert.equal(wasm.length, 3, JSON.stringify(log));
+      // The page's init, its workers' (one loading it itself, one whose threads cannot load),
+      // and the page's compileStreaming for the other one.
+      assert.equal(wasm.length, 4, JSON.stringify(log));
       assert.ok(wasm.every((entry) => entry.type === 'application/wasm' && entry.status === 200));
-      assert.ok(log.every((entry) => entry.status === 200), JSON.stringify(log));
+      const missing = isolated ? ['/no-such-thread.mjs'] : [];  // asked for only with threads
+      assert.deepEqual(log.filter((entry) => entry.status !== 200).map((entry) => entry.url),
+                       missing);
     } finally {
       server.close();
     }

@@ -47,6 +47,7 @@ async function main() {
   if (wasm) {
     const wasmModule = await WebAssembly.compileStreaming(fetch(wasm));
     results.workerWithModule = await inWorker({ wasmModule });
+    results.workerBadThread = await inWorker({ wasm, badThread: true });
   }
   return results;
 }
