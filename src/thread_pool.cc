@@ -83,6 +83,11 @@ class Pool {
       Stop();  // a joinable std::thread must not be destroyed
       throw;
     }
+    // Returns once every thread runs: what a thread does as it starts (the C++ runtime's
+    // bookkeeping, on the heap) is then over before the first call, which in the WebAssembly
+    // build starts its threads asynchronously, on Web Workers.
+    std::unique_lock<std::mutex> lock(mutex_);
+    wake_.wait(lock, [&] { return running_ == threads_.size(); });
   }
   ~Pool() { Stop(); }
 
@@ -105,6 +110,11 @@ class Pool {
 
  private:
   void Work() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++running_;
+    }
+    wake_.notify_all();
     for (;;) {
       std::shared_ptr<Job> job;
       size_t worker = 0;
@@ -138,6 +148,7 @@ class Pool {
   std::condition_variable wake_;
   std::deque<std::shared_ptr<Job>> queue_;
   bool stop_ = false;
+  size_t running_ = 0;  // threads that have started Work
 };
 
 Pool& SharedPool() {
