@@ -54,7 +54,8 @@ function glueWithThreadWorkers(glue) {
                             'Module["createThreadWorker"]()', 1, 'glue');
   text = replaceExactly(text, 'new Worker(pthreadMainJs)', 'Module["createThreadWorker"]()', 1,
                         'glue');
-  return text;
+  // The core waits for this mark before it starts the threads.
+  return replaceExactly(text, 'worker.loaded=true', 'worker.loaded=true', 1, 'glue');
 }
 
 // Emscripten's worker script loads the glue by a URL the main thread posts (import(urlOrBlob));

@@ -209,6 +209,13 @@ async function load(platform, options) {
     // A worker that cannot load (a browser without module workers, a script that is not
     // served) leaves the module on one thread, as where threads are unavailable.
     if (helpers > 0 && await Promise.race([loaded, failed])) {
+      // The glue marks a worker loaded (worker.loaded) in its own handler of the message the
+      // platform told us of, which may run after us: a thread started on a worker it does not
+      // count as loaded would wait for that handler, which this thread, blocked until the
+      // threads run, could never reach.
+      while (workers.some((worker) => !worker.loaded)) {
+        await new Promise((resolve) => { setTimeout(resolve, 0); });
+      }
       threads = module.startThreads(helpers + 1);
     }
   } catch (error) {

@@ -29,12 +29,12 @@ class ThreadWorker {
   constructor({ loaded, failed }) {
     this.onmessage = null;
     this.onerror = null;
-    this.loaded = false;
+    this.ready = false;  // (the glue's own mark is `loaded`)
     this.worker = new Worker(path.join(__dirname, 'gridsample_thread.cjs'));
     this.worker.on('message', (data) => {
       if (this.onmessage) this.onmessage({ data });
       if (data && data.cmd === 'loaded') {
-        this.loaded = true;
+        this.ready = true;
         this.worker.unref();
         loaded();
       }
@@ -42,7 +42,7 @@ class ThreadWorker {
     // A worker that cannot load fails init(); one that fails later (a thread crashed) is the
     // glue's to report, as it is in browsers.
     this.worker.on('error', (error) => {
-      if (!this.loaded) failed();
+      if (!this.ready) failed();
       else if (this.onerror) this.onerror(error);
     });
   }
