@@ -20,12 +20,13 @@
 // SIMD on (ort.env.wasm.simd = true; its only build is the SIMD one), the same session options
 // otherwise.
 //
-// Per session: --warmup runs and --warmup-time seconds of them, then timed samples (each the mean of a batch of runs lasting about
-// 1 ms) until both --min-runs and --min-time are reached (at most --max-runs); the median is
-// reported, and the fastest sample too (scripts/bench_common.mjs times and writes the report). Inputs are allocated once, as the native benchmark does; so is
-// the output tensor for onnxruntime-node (it still hands back each run's output in a new JS
-// buffer, a cost its users pay too). onnxruntime-web allocates each run's output itself: given a
-// preallocated CPU output, 1.30 returns it unwritten. A workload that onnxruntime cannot load or
+// Per session: --warmup runs and --warmup-time seconds of them, then timed samples (each the
+// mean of a batch of runs lasting about 1 ms) until both --min-runs and --min-time are reached
+// (at most --max-runs); the median is reported, and the fastest sample too
+// (scripts/bench_common.mjs times and writes the report). Inputs are allocated once, as the
+// native benchmark does; so is the output tensor for onnxruntime-node (it still hands back each
+// run's output in a new JS buffer, a cost its users pay too). onnxruntime-web allocates each
+// run's output itself: given a preallocated CPU output, 1.30 returns it unwritten. A workload that onnxruntime cannot load or
 // run is reported as n/a with onnxruntime's own message. Its output (the last run's) is compared
 // with gridsample's (max |difference|).
 //

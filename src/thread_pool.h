@@ -15,9 +15,10 @@ size_t HardwareThreads();
 // helper threads (the caller of ParallelFor is the other one) unless it has started already,
 // and returns HardwareThreads() once they all run. The package's init() calls it once
 // Emscripten has loaded a worker for each helper: a thread started later from a browser's main
-// thread would wait for a worker that loads only after the caller returns to the event loop. If a helper cannot start
-// (no memory for its stack), none runs and HardwareThreads() stays 1. Natively it only returns
-// HardwareThreads(): the pool starts at its first use, with a thread per hardware thread.
+// thread would wait for a worker that loads only after the caller returns to the event loop.
+// If a helper cannot start (no memory for its stack), none runs and HardwareThreads() stays 1.
+// Natively it only returns HardwareThreads(): the pool starts at its first use, with a thread
+// per hardware thread.
 size_t StartPool(size_t threads);
 
 // Runs fn(item, worker) for every item in [0, items) on at most `threads` threads, the
