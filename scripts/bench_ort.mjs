@@ -26,9 +26,9 @@
 // (scripts/bench_common.mjs times and writes the report). Inputs are allocated once, as the
 // native benchmark does; so is the output tensor for onnxruntime-node (it still hands back each
 // run's output in a new JS buffer, a cost its users pay too). onnxruntime-web allocates each
-// run's output itself: given a preallocated CPU output, 1.30 returns it unwritten. A workload that onnxruntime cannot load or
-// run is reported as n/a with onnxruntime's own message. Its output (the last run's) is compared
-// with gridsample's (max |difference|).
+// run's output itself: given a preallocated CPU output, 1.30 returns it unwritten. A workload
+// that onnxruntime cannot load or run is reported as n/a with onnxruntime's own message. Its
+// output (the last run's) is compared with gridsample's (max |difference|).
 //
 // Writes the report of scripts/bench_common.mjs to --out or stdout; progress goes to stderr.
 import fs from 'node:fs';
