@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "gridsample/gridsample.h"
+#include "thread_pool.h"
 
 namespace gridsample {
 namespace {
@@ -135,20 +136,29 @@ int OutputShapeJs(uintptr_t x_dims, int x_rank, uintptr_t grid_dims, int grid_ra
   });
 }
 
-Options MakeOptions(int mode, int padding, bool align_corners, int layout) {
+// num_threads: 0 for all the pool's threads (the wrapper checked the value).
+Options MakeOptions(int mode, int padding, bool align_corners, int layout, int num_threads) {
   Options options;
   options.mode = static_cast<Mode>(mode);
   options.padding = static_cast<Padding>(padding);
   options.align_corners = align_corners;
   options.layout = static_cast<Layout>(layout);
-  options.num_threads = 1;  // this build has no threads
+  options.num_threads = num_threads;
   return options;
+}
+
+// Starts the core's thread pool with `threads` threads (the caller's included) once Emscripten
+// has loaded a worker for each of the others; returns the threads calls may use (1 if the pool
+// could not start).
+int StartThreads(int threads) {
+  return static_cast<int>(StartPool(static_cast<size_t>(std::max(threads, 1))));
 }
 
 // Y = GridSample(X, grid) over heap buffers the wrapper allocated (y: of dims y_dims).
 int GridSampleJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr_t grid,
                  int grid_dtype, uintptr_t grid_dims, int grid_rank, uintptr_t y,
-                 uintptr_t y_dims, int mode, int padding, bool align_corners, int layout) {
+                 uintptr_t y_dims, int mode, int padding, bool align_corners, int layout,
+                 int num_threads) {
   return Guarded([&] {
     const Shapes shapes = ShapesAt(x_dims, x_rank, grid_dims, grid_rank, y_dims);
     const DType x_type = static_cast<DType>(x_dtype);
@@ -157,7 +167,7 @@ int GridSampleJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr
         TensorView{static_cast<DType>(grid_dtype), reinterpret_cast<const void*>(grid),
                    shapes.grid.data(), shapes.grid.size()},
         MutableTensorView{x_type, reinterpret_cast<void*>(y), shapes.y.data(), shapes.y.size()},
-        MakeOptions(mode, padding, align_corners, layout));
+        MakeOptions(mode, padding, align_corners, layout, num_threads));
   });
 }
 
@@ -168,7 +178,7 @@ int GridSampleJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr
 // therefore cross unchanged (no UTF-8 round trip) and without copies on the heap.
 int GridSampleStringsJs(uintptr_t x_dims, int x_rank, uintptr_t grid, int grid_dtype,
                         uintptr_t grid_dims, int grid_rank, uintptr_t y_index, int mode,
-                        int padding, bool align_corners, int layout) {
+                        int padding, bool align_corners, int layout, int num_threads) {
   return Guarded([&] {
     Shapes shapes;  // checked before the stand-ins are sized from them
     Status status = ReadShapes(x_dims, x_rank, grid_dims, grid_rank, layout, &shapes);
@@ -186,7 +196,7 @@ int GridSampleStringsJs(uintptr_t x_dims, int x_rank, uintptr_t grid, int grid_d
         TensorView{static_cast<DType>(grid_dtype), reinterpret_cast<const void*>(grid),
                    shapes.grid.data(), shapes.grid.size()},
         MutableTensorView{DType::kString, y_data.data(), shapes.y.data(), shapes.y.size()},
-        MakeOptions(mode, padding, align_corners, layout));
+        MakeOptions(mode, padding, align_corners, layout, num_threads));
     if (!status.ok()) return status;
     uint32_t* out = reinterpret_cast<uint32_t*>(y_index);
     for (size_t j = 0; j < y_count; ++j) {
@@ -238,8 +248,23 @@ int AffineGridJs(uintptr_t theta, int dtype, uintptr_t theta_dims, int theta_ran
   });
 }
 
+// With threads, libc++abi allocates a thread's exception state at its first exception: taken
+// when the module starts, so that the first call to run out of memory (a std::bad_alloc inside
+// the core) leaves the heap as it was, as every failed call does.
+const bool kExceptionStateTaken = [] {
+  try {
+    throw std::bad_alloc();
+  } catch (const std::bad_alloc&) {
+  }
+  return true;
+}();
+
 // Bytes malloc has handed out and not taken back: the tests' probe for leaks.
 double HeapInUse() { return static_cast<double>(mallinfo().uordblks); }
+
+// Work items the pool's threads (not the caller's) have taken: the tests' probe that threads
+// ran.
+double ItemsTakenByPoolJs() { return static_cast<double>(ItemsTakenByPool()); }
 
 }  // namespace
 }  // namespace gridsample
@@ -262,4 +287,6 @@ EMSCRIPTEN_BINDINGS(gridsample) {
   emscripten::function("affineGrid", &gridsample::AffineGridJs);
   emscripten::function("lastMessageAt", &gridsample::LastMessageAt);
   emscripten::function("heapInUse", &gridsample::HeapInUse);
+  emscripten::function("startThreads", &gridsample::StartThreads);
+  emscripten::function("itemsTakenByPool", &gridsample::ItemsTakenByPoolJs);
 }

@@ -2,8 +2,9 @@
 # `npm run bench`: gridsample against its peers, measured in the same run, as Markdown tables on
 # stdout and in test-output/bench.md (progress goes to stderr): the native build against
 # onnxruntime-node, ncnn, OpenCV (cv2.remap), PyTorch (grid_sample) and OpenVINO, and the npm
-# package's WebAssembly build against onnxruntime-web (wasm backend, 1 thread) and opencv.js
-# (cv.remap, on the image workloads), all in Node.
+# package's WebAssembly build against onnxruntime-web (wasm backend) and opencv.js (cv.remap, on
+# the image workloads), all in Node, at 1 thread and all hardware threads, with a fresh output
+# per call for the JavaScript runners (and for the package, a second table with `out` reused).
 #   1. bootstrap  the Debian packages, libbenchmark-dev included (scripts/bootstrap.sh), and
 #                 onnxruntime-node, onnxruntime-web and @techstark/opencv-js (package.json
 #                 devDependencies) when node_modules lacks them
@@ -23,26 +24,30 @@
 #                 1 thread and all threads
 #   7. peers      scripts/bench_peers.py in the venv, one process per peer: 1 thread and all
 #                 threads, each output checked against gridsample's native one
-#   8. wasm       scripts/bench_wasm.mjs: the package in dist/, 1 thread (it has no threads)
-#   9. ort-web    scripts/bench_ort.mjs --runtime web: onnxruntime-web, 1 thread
+#   8. wasm       scripts/bench_wasm.mjs: the package in dist/, 1 thread and all threads, each
+#                 with fresh outputs and with `out` reused
+#   9. ort-web    scripts/bench_ort.mjs --runtime web: onnxruntime-web, 1 thread, then all
+#                 threads (a process each: its thread count is fixed per process)
 #  10. opencv.js  scripts/bench_opencvjs.mjs: cv.remap of opencv.js (@techstark/opencv-js) on
-#                 the channels-last image workloads, 1 thread
+#                 the channels-last image workloads, 1 thread (it has none other)
 #                 (5 to 10 alternate for BENCH_ROUNDS rounds, 2 by default: a shared machine's
 #                 load comes and goes, and each cell keeps its runner's best round)
 #  11. table      scripts/bench_table.mjs merges 5 to 10: a table per platform and thread count
 #                 (ms, the fastest peer whose output is exact, gridsample's speed-up over it),
 #                 OpenCV's and opencv.js's other variants apart, the image workloads against
-#                 every variant, and every output's largest difference from the native one
-# About four minutes on 2 cores once built and installed (a first build adds about two).
+#                 every variant, every output's largest difference from the native one, and the
+#                 package's fresh against reused outputs
+# About five minutes on 2 cores once built and installed (a first build adds about two).
 # BENCH_PEERS picks the native peers: a comma-separated subset of ncnn,opencv,torch,openvino
 # (default all of them), or 0 for none (then no venv either; onnxruntime stays). BUILD_ROOT
 # defaults to build/; BENCH_REPETITIONS (5) and BENCH_MIN_TIME (seconds per repetition, 0.1)
 # tune the native side, BENCH_JS_MIN_TIME (seconds per workload and thread count, 0.5; the older
-# name BENCH_ORT_MIN_TIME works too) the JavaScript and Python runners. BENCH_STAT=min shows
-# each runner's fastest run instead of its median (steadier on a busy machine). The raw results
-# stay in test-output/ as bench-gridsample.ROUND.json, bench-ort.ROUND.json,
-# bench-peer-PEER.ROUND.json, bench-wasm.ROUND.json, bench-ort-web.ROUND.json and
-# bench-opencvjs.ROUND.json.
+# name BENCH_ORT_MIN_TIME works too) the JavaScript and Python runners, and
+# BENCH_JS_WARMUP_TIME (seconds of warm-up per JavaScript timing, 1: V8 optimises WebAssembly
+# late). BENCH_STAT=min shows each runner's fastest run instead of its median (steadier on a
+# busy machine). The raw results stay in test-output/ as bench-gridsample.ROUND.json,
+# bench-ort.ROUND.json, bench-peer-PEER.ROUND.json, bench-wasm.ROUND.json,
+# bench-ort-web.ROUND.THREADS.json and bench-opencvjs.ROUND.json.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -130,6 +135,8 @@ mkdir -p "$dir/data"
 
 rounds=${BENCH_ROUNDS:-2}
 js_min_time=${BENCH_JS_MIN_TIME:-${BENCH_ORT_MIN_TIME:-0.5}}
+js_timing=(--min-time "$js_min_time" --warmup-time "${BENCH_JS_WARMUP_TIME:-1}")
+all_threads=$(node -p "require('$dir/data/workloads.json').hardware_threads")
 results=()
 rm -f "$out"/bench-gridsample.*.json "$out"/bench-ort.*.json "$out"/bench-wasm.*.json \
   "$out"/bench-ort-web.*.json "$out"/bench-peer-*.json "$out"/bench-opencvjs.*.json
@@ -143,7 +150,7 @@ for round in $(seq 1 "$rounds"); do
   results+=(--gridsample "$out/bench-gridsample.$round.json")
 
   say "ort, round $round/$rounds: onnxruntime-node"
-  node scripts/bench_ort.mjs --runtime node --data "$dir/data" --min-time "$js_min_time" \
+  node scripts/bench_ort.mjs --runtime node --data "$dir/data" "${js_timing[@]}" \
     --out "$out/bench-ort.$round.json"
   results+=(--peer "$out/bench-ort.$round.json")
 
@@ -160,17 +167,19 @@ for round in $(seq 1 "$rounds"); do
   done
 
   say "wasm, round $round/$rounds: dist/ (the npm package)"
-  node scripts/bench_wasm.mjs --data "$dir/data" --min-time "$js_min_time" \
+  node scripts/bench_wasm.mjs --data "$dir/data" "${js_timing[@]}" \
     --out "$out/bench-wasm.$round.json"
   results+=(--ours "$out/bench-wasm.$round.json")
 
-  say "ort-web, round $round/$rounds: onnxruntime-web (wasm, 1 thread)"
-  node scripts/bench_ort.mjs --runtime web --data "$dir/data" --min-time "$js_min_time" \
-    --out "$out/bench-ort-web.$round.json"
-  results+=(--peer "$out/bench-ort-web.$round.json")
+  for threads in $(printf '%s\n' 1 "$all_threads" | sort -un); do
+    say "ort-web, round $round/$rounds: onnxruntime-web (wasm, $threads thread(s))"
+    node scripts/bench_ort.mjs --runtime web --threads "$threads" --data "$dir/data" \
+      "${js_timing[@]}" --out "$out/bench-ort-web.$round.$threads.json"
+    results+=(--peer "$out/bench-ort-web.$round.$threads.json")
+  done
 
   say "opencv.js, round $round/$rounds: cv.remap on the image workloads"
-  node scripts/bench_opencvjs.mjs --data "$dir/data" --min-time "$js_min_time" \
+  node scripts/bench_opencvjs.mjs --data "$dir/data" "${js_timing[@]}" \
     --out "$out/bench-opencvjs.$round.json"
   results+=(--peer "$out/bench-opencvjs.$round.json")
 done

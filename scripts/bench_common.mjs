@@ -5,7 +5,8 @@
 //
 //   { runner, version, platform: "native" | "wasm", setup (one line: how the runner was set
 //     up), thread_counts, load_avg (at the start), method, results: [{ id, num_threads,
-//     status: "ok" | "n/a", ms (median), min_ms, runs, reason, max_abs_diff }] }
+//     status: "ok" | "n/a", ms (median), min_ms, runs, reason, max_abs_diff, and where the
+//     runner also timed calls that reuse their output, out_ms and out_min_ms }] }
 //
 // max_abs_diff is the largest |difference| between the runner's output and gridsample's native
 // output (DIR/ID.y.bin), over the first thread count that ran.
@@ -24,6 +25,7 @@ const COMMON_OPTIONS = {
   'min-runs': { type: 'string', default: '5' },
   'max-runs': { type: 'string', default: '10000' },
   warmup: { type: 'string', default: '2' },
+  'warmup-time': { type: 'string', default: '1' },
   filter: { type: 'string' },
 };
 
@@ -40,6 +42,7 @@ export function parseRunnerArgs(extra, usage) {
     minRuns: Number(values['min-runs']),
     maxRuns: Number(values['max-runs']),
     warmupRuns: Number(values.warmup),
+    warmupMs: Number(values['warmup-time']) * 1000,
   };
   return values;
 }
@@ -72,12 +75,15 @@ export function maxAbsDiff(a, b, dtype) {
 }
 
 // Times `run` (sync or async): `warmupRuns` untimed runs (at least one, which the caller may
-// check), then timed samples until both minRuns and minTimeMs are reached (at most maxRuns).
+// check) and more until warmupMs have passed (V8 compiles WebAssembly's hot functions again,
+// optimised, only after they have run a while), then timed samples until both minRuns and
+// minTimeMs are reached (at most maxRuns).
 // A sample times a batch of consecutive runs, enough for about a millisecond, and counts
 // their mean: a timer read (and, for a synchronous run, an await) per run of a few
 // microseconds would otherwise be part of what is measured. A synchronous run is never
 // awaited. Returns { status: 'ok', ms (median of the samples), min_ms, runs }.
-export async function timeRuns(run, { minTimeMs, minRuns, maxRuns, warmupRuns }) {
+export async function timeRuns(run,
+                               { minTimeMs, minRuns, maxRuns, warmupRuns, warmupMs = 0 }) {
   let sync = true;
   const warm = async () => {
     const pending = run();
@@ -87,7 +93,8 @@ export async function timeRuns(run, { minTimeMs, minRuns, maxRuns, warmupRuns })
     }
   };
   const warmRuns = Math.max(1, warmupRuns);
-  for (let i = 0; i < warmRuns; ++i) await warm();
+  const warmStart = performance.now();
+  for (let i = 0; i < warmRuns || performance.now() - warmStart < warmupMs; ++i) await warm();
   const time = sync
     ? (batch) => {
         const t0 = performance.now();
@@ -111,13 +118,15 @@ export async function timeRuns(run, { minTimeMs, minRuns, maxRuns, warmupRuns })
          (times.length < minRuns || performance.now() - start < minTimeMs)) {
     times.push(await sample());
   }
-  return { status: 'ok', ms: median(times), min_ms: Math.min(...times), runs: times.length * batch };
+  return { status: 'ok', ms: median(times), min_ms: Math.min(...times),
+           runs: times.length * batch };
 }
 
 // The method line of a report.
-export function methodText({ minTimeMs, minRuns, warmupRuns }) {
-  return `${warmupRuns} warm-up runs, then >= ${minRuns} timed samples and >= ` +
-         `${minTimeMs / 1000} s, each sample the mean of a batch of runs lasting about 1 ms`;
+export function methodText({ minTimeMs, minRuns, warmupRuns, warmupMs }) {
+  return `>= ${warmupRuns} warm-up runs and >= ${warmupMs / 1000} s of them, then >= ` +
+         `${minRuns} timed samples and >= ${minTimeMs / 1000} s, each sample the mean of a ` +
+         'batch of runs lasting about 1 ms';
 }
 
 // One progress line on stderr per result.

@@ -3,7 +3,7 @@
 // package's gridSample, for the comparison table of scripts/bench.sh. Usage:
 //
 //   node scripts/bench_opencvjs.mjs --data DIR [--out FILE] [--min-time 0.5] [--min-runs 5]
-//       [--max-runs 10000] [--warmup 2] [--filter REGEX]
+//       [--max-runs 10000] [--warmup 2] [--warmup-time 1] [--filter REGEX]
 //
 // DIR is what `gridsample_workloads --write DIR` made (see scripts/bench_ort.mjs). Each call
 // covers what a user of opencv.js pays to warp an image given as our workloads give it (RGBA
@@ -112,8 +112,8 @@ for (const w of table.workloads) {
   const map2 = new cv.Mat(outHeight, outWidth, cv.CV_16UC1);
   const none = new cv.Mat();
   // The grid's unnormalisation (align_corners 0) as an affine map into pixel units.
-  const toPixels = cv.matFromArray(2, 3, cv.CV_64F,
-                                   [width / 2, 0, (width - 1) / 2, 0, height / 2, (height - 1) / 2]);
+  const toPixels = cv.matFromArray(
+      2, 3, cv.CV_64F, [width / 2, 0, (width - 1) / 2, 0, height / 2, (height - 1) / 2]);
   const border = new cv.Scalar();
   const imageSize = height * width * channels;
   const outSize = outHeight * outWidth * channels;

@@ -4,7 +4,7 @@
 //
 //   node scripts/bench_ort.mjs --data DIR [--runtime node|web] [--models DIR] [--threads 1,2]
 //       [--out FILE] [--min-time 0.5] [--min-runs 5] [--max-runs 10000] [--warmup 2]
-//       [--filter REGEX]
+//       [--warmup-time 1] [--filter REGEX]
 //
 // DIR is what `gridsample_workloads --write DIR` made: workloads.json (the table; nothing here
 // restates it) and every workload's X, grid and gridsample's own Y as raw little-endian files.
@@ -15,18 +15,20 @@
 // --runtime node (default): one session per workload and thread count T (--threads, default 1
 // and all hardware threads): intraOpNumThreads T, interOpNumThreads 1, sequential execution,
 // graphOptimizationLevel 'all'.
-// --runtime web: onnxruntime-web's wasm execution provider with ort.env.wasm.numThreads = 1 (no
-// worker threads) and SIMD on (ort.env.wasm.simd = true; its only build is the SIMD one), the
-// same session options otherwise; one thread only, since numThreads is fixed for the process.
+// --runtime web: onnxruntime-web's wasm execution provider with ort.env.wasm.numThreads = T
+// (--threads: one count, default 1, as it is fixed for the process; T - 1 worker threads) and
+// SIMD on (ort.env.wasm.simd = true; its only build is the SIMD one), the same session options
+// otherwise.
 //
-// Per session: --warmup runs, then timed samples (each the mean of a batch of runs lasting about
-// 1 ms) until both --min-runs and --min-time are reached (at most --max-runs); the median is
-// reported, and the fastest sample too (scripts/bench_common.mjs times and writes the report). Inputs are allocated once, as the native benchmark does; so is
-// the output tensor for onnxruntime-node (it still hands back each run's output in a new JS
-// buffer, a cost its users pay too). onnxruntime-web allocates each run's output itself: given a
-// preallocated CPU output, 1.30 returns it unwritten. A workload that onnxruntime cannot load or
-// run is reported as n/a with onnxruntime's own message. Its output (the last run's) is compared
-// with gridsample's (max |difference|).
+// Per session: --warmup runs and --warmup-time seconds of them, then timed samples (each the
+// mean of a batch of runs lasting about 1 ms) until both --min-runs and --min-time are reached
+// (at most --max-runs); the median is reported, and the fastest sample too
+// (scripts/bench_common.mjs times and writes the report). Inputs are allocated once, as the
+// native benchmark does; so is the output tensor for onnxruntime-node (it still hands back each
+// run's output in a new JS buffer, a cost its users pay too). onnxruntime-web allocates each
+// run's output itself: given a preallocated CPU output, 1.30 returns it unwritten. A workload
+// that onnxruntime cannot load or run is reported as n/a with onnxruntime's own message. Its
+// output (the last run's) is compared with gridsample's (max |difference|).
 //
 // Writes the report of scripts/bench_common.mjs to --out or stdout; progress goes to stderr.
 import fs from 'node:fs';
@@ -64,12 +66,13 @@ let threadCounts = args.threads
   ? args.threads.split(',').map(Number)
   : [...new Set([1, table.hardware_threads])];
 if (args.runtime === 'web') {
-  if (args.threads && args.threads !== '1') {
-    console.error(`${tag}: the web runtime runs 1 thread only, not --threads ${args.threads}`);
+  threadCounts = args.threads ? threadCounts : [1];
+  if (threadCounts.length !== 1 || !(threadCounts[0] >= 1)) {
+    console.error(`${tag}: the web runtime takes one thread count per process, not --threads ` +
+                  args.threads);
     process.exit(2);
   }
-  threadCounts = [1];
-  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.numThreads = threadCounts[0];
   ort.env.wasm.simd = true;
   ort.env.wasm.proxy = false;
 }
@@ -171,8 +174,8 @@ for (const [index, workload] of table.workloads.entries()) {
 
 const version = ort.env.versions?.[args.runtime] ?? 'unknown';
 const setup = args.runtime === 'web'
-  ? `wasm execution provider in Node ${process.version}, ort.env.wasm.numThreads = 1, SIMD ` +
-    "on, sequential, graphOptimizationLevel 'all'"
+  ? `wasm execution provider in Node ${process.version}, ort.env.wasm.numThreads = T (one ` +
+    "process per T), SIMD on, sequential, graphOptimizationLevel 'all'; a fresh output per run"
   : 'cpu execution provider, intraOpNumThreads = T, interOpNumThreads 1, sequential, ' +
     "graphOptimizationLevel 'all'";
 writeReport({

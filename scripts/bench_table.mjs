@@ -29,7 +29,10 @@
 // When a runner ran several rounds, a cell shows its best (lowest) round: on a shared machine
 // the rounds catch different spells of load, and the best one is the closest to the runner's
 // own speed. Under the tables, each runner's largest |difference| from gridsample's native
-// output. The tables go to stdout and, with --out, to a file.
+// output, and for a build of ours whose report also times calls with `out` reused (out_ms:
+// scripts/bench_wasm.mjs), a table of its fresh-output and reused-output times per thread
+// count and their ratio (both from the same round). The tables go to stdout and, with --out,
+// to a file.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,7 +94,7 @@ function peerResults(report) {
       ? undefined
       : Number(r.max_abs_diff) <= toleranceOf(w.y.dtype);
     results[`${r.id}/${r.num_threads}`] =
-        { ...r, exact, ...(args.stat === 'min' && { ms: r.min_ms }) };
+        { ...r, exact, ...(args.stat === 'min' && { ms: r.min_ms, out_ms: r.out_min_ms }) };
   }
   return results;
 }
@@ -344,6 +347,31 @@ const lines = [
   ...notes.map((text, i) => `- [${i + 1}] ${text}`),
   ...agreement,
 ];
+// Fresh outputs against `out` reused, for each build of ours that timed both.
+for (const platform of platforms) {
+  const { subject } = platform;
+  if (!Object.values(subject.results).some((r) => r.out_ms !== undefined)) continue;
+  const head = ['workload'];
+  for (const threads of platform.threads) {
+    const label = threadLabel(threads);
+    head.push(`fresh ${label} ms`, `out ${label} ms`, `fresh/out ${label}`);
+  }
+  lines.push('', `${subject.name}: a fresh output per call (as above) against \`out\` reused ` +
+             '(both from the same round)', '', `| ${head.join(' | ')} |`,
+             `|${head.map((_, i) => (i < 1 ? ' --- ' : ' ---: ')).join('|')}|`);
+  for (const w of table.workloads) {
+    const row = [w.id];
+    for (const threads of platform.threads) {
+      const r = subject.results[`${w.id}/${threads}`];
+      if (r?.status !== 'ok' || r.out_ms === undefined) {
+        row.push('–', '–', '–');
+        continue;
+      }
+      row.push(formatMs(r.ms), formatMs(r.out_ms), `${(r.ms / r.out_ms).toFixed(2)}×`);
+    }
+    lines.push(`| ${row.join(' | ')} |`);
+  }
+}
 const markdown = lines.join('\n') + '\n';
 process.stdout.write(markdown);
 if (args.out) {

@@ -2,20 +2,24 @@
 // benchmark workloads in Node, through its public API, for the comparison table of
 // scripts/bench.sh. Usage:
 //
-//   node scripts/bench_wasm.mjs --data DIR [--dist DIR] [--out FILE] [--min-time 0.5]
-//       [--min-runs 5] [--max-runs 10000] [--warmup 2] [--filter REGEX]
+//   node scripts/bench_wasm.mjs --data DIR [--dist DIR] [--threads 1,2] [--out FILE]
+//       [--min-time 0.5] [--min-runs 5] [--max-runs 10000] [--warmup 2] [--warmup-time 1]
+//       [--filter REGEX]
 //
 // DIR is what `gridsample_workloads --write DIR` made (see scripts/bench_ort.mjs). The package is
-// dist/index.node.js, initialised with the bytes of dist/gridsample.wasm (init({ wasmBinary })).
-// The build has no threads, so every workload runs on 1 thread.
+// dist/index.node.js, initialised with the bytes of dist/gridsample.wasm and as many threads as
+// the largest of --threads (default: 1 and all hardware threads), each count then chosen per
+// call (the numThreads option).
 //
-// Per workload: gridSample(x, grid, { mode, paddingMode, alignCorners, layout, out }) on tensors
-// read once, with `out` reused (the output is allocated once, as the native benchmark and the
-// onnxruntime runners do); each call still copies X and the grid into the wasm heap and Y out of
-// it, which is what users of the package pay. --warmup runs, then timed samples (each the mean
-// of a batch of runs lasting about 1 ms) until both --min-runs and --min-time are reached (at
-// most --max-runs); median and fastest are reported. A workload the package rejects is reported
-// as n/a with its message. The output is compared with
+// Per workload and thread count, two timings of gridSample(x, grid, { mode, paddingMode,
+// alignCorners, layout, numThreads }) on tensors read once: with a fresh output per call (ms,
+// what the default call costs, and what onnxruntime-web's runs return), and with `out` reused
+// (out_ms: the output allocated once, as the native benchmark does). Each call still copies X
+// and the grid into the wasm heap and Y out of it, which is what users of the package pay. Each
+// timing: --warmup runs and --warmup-time seconds of them (V8 optimises WebAssembly late), then
+// timed samples (each the mean of a batch of runs lasting about 1 ms) until both --min-runs and
+// --min-time are reached (at most --max-runs); median and fastest are reported. A workload the
+// package rejects is reported as n/a with its message. The output is compared with
 // gridsample's native one (max |difference|).
 //
 // Writes the report of scripts/bench_common.mjs to --out or stdout; progress goes to stderr.
@@ -32,7 +36,8 @@ import {
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = parseRunnerArgs({
   dist: { type: 'string', default: path.join(repo, 'dist') },
-}, 'node scripts/bench_wasm.mjs --data DIR [--dist DIR] [--out FILE]');
+  threads: { type: 'string' },
+}, 'node scripts/bench_wasm.mjs --data DIR [--dist DIR] [--threads 1,2] [--out FILE]');
 const tag = 'bench_wasm';
 
 const wasmFile = path.join(args.dist, 'gridsample.wasm');
@@ -40,11 +45,19 @@ if (!fs.existsSync(wasmFile)) {
   console.error(`${tag}: no ${wasmFile}; run scripts/build_wasm.sh`);
   process.exit(1);
 }
+const table = readWorkloads(args.data, args.filter);
+const threadCounts = args.threads ? args.threads.split(',').map(Number)
+                                  : [...new Set([1, table.hardware_threads])];
 const gridsample = await import(pathToFileURL(path.join(args.dist, 'index.node.js')).href);
-await gridsample.init({ wasmBinary: fs.readFileSync(wasmFile) });
+await gridsample.init({ wasmBinary: fs.readFileSync(wasmFile),
+                        numThreads: Math.max(...threadCounts) });
+if (gridsample.numThreads() !== Math.max(...threadCounts)) {
+  console.error(`${tag}: init() started ${gridsample.numThreads()} threads, not ` +
+                `${Math.max(...threadCounts)}`);
+  process.exit(1);
+}
 const { version } = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8'));
 
-const table = readWorkloads(args.data, args.filter);
 const loadAverage = os.loadavg();
 const results = [];
 for (const workload of table.workloads) {
@@ -57,19 +70,27 @@ for (const workload of table.workloads) {
   const grid = tensor('grid');
   const expected = tensor('y').data;
   const out = new expected.constructor(expected.length);
-  const options = {
-    mode: workload.mode, paddingMode: workload.padding_mode,
-    alignCorners: Boolean(workload.align_corners), layout: workload.layout, out,
-  };
-  let result;
-  try {
-    result = await timeRuns(() => gridsample.gridSample(x, grid, options), args.timing);
-    result.max_abs_diff = maxAbsDiff(out, expected, workload.y.dtype);
-  } catch (error) {
-    result = { status: 'n/a', reason: String(error?.message ?? error).split('\n')[0] };
+  let diff;
+  for (const numThreads of threadCounts) {
+    const options = {
+      mode: workload.mode, paddingMode: workload.padding_mode,
+      alignCorners: Boolean(workload.align_corners), layout: workload.layout, numThreads,
+    };
+    let result;
+    try {
+      let y;
+      result = await timeRuns(() => { y = gridsample.gridSample(x, grid, options); }, args.timing);
+      diff ??= maxAbsDiff(y.data, expected, workload.y.dtype);
+      const reusing = { ...options, out };
+      const reused = await timeRuns(() => gridsample.gridSample(x, grid, reusing), args.timing);
+      result.out_ms = reused.ms;
+      result.out_min_ms = reused.min_ms;
+    } catch (error) {
+      result = { status: 'n/a', reason: String(error?.message ?? error).split('\n')[0] };
+    }
+    results.push({ id: workload.id, num_threads: numThreads, ...result, max_abs_diff: diff });
+    logResult(tag, workload.id, numThreads, result);
   }
-  results.push({ id: workload.id, num_threads: 1, ...result });
-  logResult(tag, workload.id, 1, result);
 }
 
 writeReport({
@@ -77,8 +98,10 @@ writeReport({
   version,
   platform: 'wasm',
   setup: `${path.relative(repo, wasmFile)} (${fs.statSync(wasmFile).size} bytes, ` +
-         `scripts/build_wasm.sh) in Node ${process.version}, gridSample() with \`out\` reused`,
-  thread_counts: [1],
+         `scripts/build_wasm.sh) in Node ${process.version}, init({ numThreads: ` +
+         `${Math.max(...threadCounts)} }), gridSample() with { numThreads: T } and a fresh ` +
+         'output per call (out_ms: with `out` reused)',
+  thread_counts: threadCounts,
   load_avg: loadAverage,
   method: methodText(args.timing),
   results,

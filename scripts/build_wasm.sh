@@ -43,7 +43,8 @@ emcmake cmake -S "$repo" -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release 
 cmake --build "$dir" --target gridsample_wasm
 
 node bindings/js/assemble.mjs --glue "$dir/bindings/gridsample.mjs" \
-  --wasm "$dir/bindings/gridsample.wasm" --out "$repo/dist"
+  --wasm "$dir/bindings/gridsample.wasm" --worker "$dir/bindings/gridsample.worker.js" \
+  --out "$repo/dist"
 
 raw=$(stat -c %s dist/gridsample.wasm)
 gzipped=$(gzip -9 -c dist/gridsample.wasm | wc -c)

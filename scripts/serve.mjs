@@ -7,8 +7,9 @@
 //   /gridsample/   dist/                             the built npm package
 //   /ort/          node_modules/onnxruntime-web/dist onnxruntime-web's ES module and .wasm files
 //
-// and prints the address. The browser tests (tests/js/) import serve() to do the same with
-// their own folders.
+// and prints the address. Pages are cross-origin isolated (COOP same-origin, COEP require-corp
+// on every response), so the package and onnxruntime-web run on threads. The browser tests
+// (tests/js/) import serve() to do the same with their own folders.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -37,16 +38,24 @@ function resolve(roots, pathname) {
   return relative.startsWith('..') || path.isAbsolute(relative) ? null : file;
 }
 
+// What makes a page cross-origin isolated (crossOriginIsolated, and so SharedArrayBuffers that
+// can be posted to workers): sent with every file, as workers need them too.
+const ISOLATION = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
 /**
  * Starts a static server on 127.0.0.1 and resolves to { server, url } once it listens.
- * `mounts` maps URL prefixes ending in '/' to folders; `port` 0 picks a free one.
+ * `mounts` maps URL prefixes ending in '/' to folders; `port` 0 picks a free one. Responses
+ * carry the COOP/COEP headers of cross-origin isolation unless `isolated` is false.
  * `rewrite(file, text)` may change a JavaScript file on its way out (the browser tests point
  * bare imports somewhere, as an import map would); `log`, an array, receives
  * { url (the decoded path), status, type } per request. GET and HEAD only; files are sent
  * uncached, so a rebuilt package shows on reload. Rejects when the port cannot be had (e.g.
  * EADDRINUSE).
  */
-export async function serve(mounts, { port = 0, rewrite, log } = {}) {
+export async function serve(mounts, { port = 0, rewrite, log, isolated = true } = {}) {
   const roots = Object.fromEntries(
       Object.entries(mounts).map(([prefix, folder]) => [prefix, path.resolve(folder)]));
   const server = http.createServer(async (request, response) => {
@@ -55,6 +64,7 @@ export async function serve(mounts, { port = 0, rewrite, log } = {}) {
       log?.push({ url: pathname ?? request.url, status, ...(type ? { type } : {}) });
       response.writeHead(status, {
         ...(type ? { 'Content-Type': type } : {}), 'Cache-Control': 'no-store',
+        ...(isolated ? ISOLATION : {}),
         ...(status === 405 ? { Allow: 'GET, HEAD' } : {}),
       });
       response.end(request.method === 'HEAD' ? undefined : body);

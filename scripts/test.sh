@@ -18,8 +18,9 @@
 #                    (onnxruntime-web, playwright-core, typescript, vite) when missing
 #   6. js            the package's node:test suites (tests/js/): the native reference's vectors
 #                    and the golden file through the JS API, loading, errors, hostile inputs,
-#                    memory, npm pack and install, headless Chromium (static server and a Vite
-#                    build), and the demo page (web/) in Chromium against the package in Node
+#                    memory, threads, npm pack and install, headless Chromium (static server,
+#                    cross-origin isolated and not, and a Vite build), and the demo page (web/)
+#                    in Chromium against the package in Node
 # Build folders live in $BUILD_ROOT (default: build/) and are reused between runs.
 set -euo pipefail
 

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -15,9 +16,18 @@
 
 namespace gridsample {
 
+#if defined(__EMSCRIPTEN_PTHREADS__)
+namespace {
+// What StartPool started; 1 until then.
+std::atomic<size_t> started_threads{1};
+}  // namespace
+#endif
+
 size_t HardwareThreads() {
-#ifdef GRIDSAMPLE_NO_THREADS
+#if defined(GRIDSAMPLE_NO_THREADS)
   return 1;
+#elif defined(__EMSCRIPTEN_PTHREADS__)
+  return started_threads.load(std::memory_order_acquire);
 #else
   // Asked once: glibc reads /sys on every call, a measurable cost on tiny problems.
   static const size_t threads = std::max<size_t>(1, std::thread::hardware_concurrency());
@@ -26,6 +36,8 @@ size_t HardwareThreads() {
 }
 
 namespace {
+
+std::atomic<size_t> items_taken_by_pool{0};
 
 // One ParallelFor call. Items are claimed one at a time from `next`, so threads that join
 // late or run slower simply take fewer items.
@@ -39,10 +51,14 @@ struct Job {
   std::mutex mutex;
   std::condition_variable finished;
 
-  // Runs items until none is left; returns how many this thread ran.
-  size_t Drain(size_t worker) {
+  // Runs items until none is left, counting each in `taken` (if given) before it runs;
+  // returns how many this thread ran.
+  size_t Drain(size_t worker, std::atomic<size_t>* taken = nullptr) {
     size_t ran = 0;
-    for (size_t item; (item = next.fetch_add(1)) < items; ++ran) (*fn)(item, worker);
+    for (size_t item; (item = next.fetch_add(1)) < items; ++ran) {
+      if (taken) taken->fetch_add(1, std::memory_order_relaxed);
+      (*fn)(item, worker);
+    }
     return ran;
   }
   void Finish(size_t ran) {
@@ -56,18 +72,24 @@ struct Job {
 #ifndef GRIDSAMPLE_NO_THREADS
 class Pool {
  public:
-  Pool() {
-    const size_t helpers = HardwareThreads() - 1;
-    for (size_t i = 0; i < helpers; ++i) threads_.emplace_back([this] { Work(); });
-  }
-  ~Pool() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
+  explicit Pool(size_t helpers) {
+    // The queue keeps the block it takes for its first job: taken now, so that no call leaves
+    // the heap larger than it found it (the WebAssembly package's tests check that).
+    queue_.emplace_back();
+    queue_.pop_front();
+    try {
+      for (size_t i = 0; i < helpers; ++i) threads_.emplace_back([this] { Work(); });
+    } catch (...) {
+      Stop();  // a joinable std::thread must not be destroyed
+      throw;
     }
-    wake_.notify_all();
-    for (std::thread& thread : threads_) thread.join();
+    // Returns once every thread runs: what a thread does as it starts (the C++ runtime's
+    // bookkeeping, on the heap) is then over before the first call, which in the WebAssembly
+    // build starts its threads asynchronously, on Web Workers.
+    std::unique_lock<std::mutex> lock(mutex_);
+    wake_.wait(lock, [&] { return running_ == threads_.size(); });
   }
+  ~Pool() { Stop(); }
 
   void Submit(const std::shared_ptr<Job>& job) {
     {
@@ -77,8 +99,22 @@ class Pool {
     wake_.notify_all();
   }
 
+  // Takes out a job whose items have all been claimed, if no worker has yet: on a busy
+  // machine the workers may wake long after the caller ran every item itself, and finished
+  // jobs must not pile up in the queue meanwhile.
+  void Withdraw(const std::shared_ptr<Job>& job) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto found = std::find(queue_.begin(), queue_.end(), job);
+    if (found != queue_.end()) queue_.erase(found);
+  }
+
  private:
   void Work() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++running_;
+    }
+    wake_.notify_all();
     for (;;) {
       std::shared_ptr<Job> job;
       size_t worker = 0;
@@ -94,8 +130,17 @@ class Pool {
         }
         if (worker >= job->max_workers) continue;
       }
-      job->Finish(job->Drain(worker));
+      job->Finish(job->Drain(worker, &items_taken_by_pool));
     }
+  }
+
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& thread : threads_) thread.join();
   }
 
   std::vector<std::thread> threads_;
@@ -103,15 +148,36 @@ class Pool {
   std::condition_variable wake_;
   std::deque<std::shared_ptr<Job>> queue_;
   bool stop_ = false;
+  size_t running_ = 0;  // threads that have started Work
 };
 
 Pool& SharedPool() {
-  static Pool pool;
+  static Pool pool(HardwareThreads() - 1);
   return pool;
 }
 #endif
 
 }  // namespace
+
+size_t StartPool(size_t threads) {
+#if defined(__EMSCRIPTEN_PTHREADS__)
+  static std::mutex starting;
+  std::lock_guard<std::mutex> lock(starting);
+  if (started_threads.load() == 1 && threads > 1) {
+    try {
+      started_threads.store(threads);
+      SharedPool();
+    } catch (const std::exception&) {  // std::system_error, std::bad_alloc
+      started_threads.store(1);
+    }
+  }
+#else
+  (void)threads;
+#endif
+  return HardwareThreads();
+}
+
+size_t ItemsTakenByPool() { return items_taken_by_pool.load(std::memory_order_relaxed); }
 
 void ParallelFor(size_t items, size_t threads,
                  const std::function<void(size_t item, size_t worker)>& fn) {
@@ -127,6 +193,7 @@ void ParallelFor(size_t items, size_t threads,
   job->max_workers = threads;
   SharedPool().Submit(job);
   job->Finish(job->Drain(0));
+  SharedPool().Withdraw(job);
   std::unique_lock<std::mutex> lock(job->mutex);
   job->finished.wait(lock, [&] { return job->done == job->items; });
 #endif

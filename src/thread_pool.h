@@ -7,8 +7,19 @@
 
 namespace gridsample {
 
-// Threads the hardware offers (at least 1).
+// Threads a call may use (at least 1): natively those the hardware offers; in the WebAssembly
+// build those StartPool started (1 before it, and in a build without threads).
 size_t HardwareThreads();
+
+// The WebAssembly build's pool, whose threads are Web Workers: starts it with `threads` - 1
+// helper threads (the caller of ParallelFor is the other one) unless it has started already,
+// and returns HardwareThreads() once they all run. The package's init() calls it once
+// Emscripten has loaded a worker for each helper: a thread started later from a browser's main
+// thread would wait for a worker that loads only after the caller returns to the event loop.
+// If a helper cannot start (no memory for its stack), none runs and HardwareThreads() stays 1.
+// Natively it only returns HardwareThreads(): the pool starts at its first use, with a thread
+// per hardware thread.
+size_t StartPool(size_t threads);
 
 // Runs fn(item, worker) for every item in [0, items) on at most `threads` threads, the
 // calling thread included, and returns when all items are done. `worker` is in
@@ -17,6 +28,10 @@ size_t HardwareThreads();
 // Builds without thread support run everything on the calling thread.
 void ParallelFor(size_t items, size_t threads,
                  const std::function<void(size_t item, size_t worker)>& fn);
+
+// Items the pool's own threads have taken so far, over all ParallelFor calls (not those the
+// callers ran): for tests that must know the threads did work.
+size_t ItemsTakenByPool();
 
 }  // namespace gridsample
 

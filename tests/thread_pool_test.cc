@@ -3,6 +3,7 @@
 #include "thread_pool.h"
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -27,6 +28,21 @@ TEST_CASE("ParallelFor runs every item exactly once", "[thread_pool]") {
   for (size_t items : {0, 1, 2, 7, 1000}) {
     for (size_t threads : {0, 1, 2, 3, 64}) CheckParallelFor(items, threads);
   }
+}
+
+TEST_CASE("The pool's threads take items of a long job", "[thread_pool]") {
+  if (HardwareThreads() < 2) return;
+  // Items that last until a pool thread has taken one (or ten seconds have passed), so that
+  // the caller cannot run them all before the pool wakes up.
+  const size_t before = ItemsTakenByPool();
+  const auto start = std::chrono::steady_clock::now();
+  ParallelFor(64, 2, [&](size_t, size_t) {
+    while (ItemsTakenByPool() == before &&
+           std::chrono::steady_clock::now() - start < std::chrono::seconds(10)) {
+      std::this_thread::yield();
+    }
+  });
+  CHECK(ItemsTakenByPool() > before);
 }
 
 TEST_CASE("ParallelFor is safe from several threads at once", "[thread_pool]") {

@@ -6,7 +6,7 @@
 // Renders run one at a time; while nothing changes, the page keeps calling both engines on the
 // last inputs until it has RECENT_CALLS timings of each, so the medians settle without a
 // button. window.demo is a small hook for the browser test (tests/js/demo.test.mjs).
-import { affineGrid, gridSample, init } from 'gridsample';
+import { affineGrid, gridSample, init, numThreads } from 'gridsample';
 import * as ort from 'onnxruntime-web';
 
 import { gridSampleModel } from './onnx_model.mjs';
@@ -22,9 +22,6 @@ const MAX_OUTPUT_SIDE = 4096;
 
 const $ = (id) => document.getElementById(id);
 const form = $('controls');
-
-// gridsample has no threads; onnxruntime-web gets one too, so both use the page's thread.
-ort.env.wasm.numThreads = 1;
 
 // ---------------------------------------------------------------------------------------------
 // The source image and its tensors.
@@ -452,7 +449,14 @@ window.addEventListener('drop', (event) => {
 });
 
 const firstRender = setSource(drawSampleImage(), 'Sample pattern');
+// gridsample's default threads (several where this page is cross-origin isolated, as
+// scripts/serve.mjs serves it, else one); onnxruntime-web, whose first session comes later,
+// gets as many.
 const ready = init().then(() => {
+  ort.env.wasm.numThreads = numThreads();
+  const threads = numThreads();
+  $('threads').textContent = `${threads} thread${threads === 1 ? '' : 's'}` +
+      (self.crossOriginIsolated ? '' : ' (this page is not cross-origin isolated)');
   gridsampleReady = true;
   pump();
   return firstRender;
@@ -474,6 +478,7 @@ window.demo = {
   summary() {
     return {
       settings: last.job.settings, source: source.name,
+      threads: { gridsample: numThreads(), ort: ort.env.wasm.numThreads },
       xDims: last.job.x.dims, yDims: last.y.dims,
       gridsample: { ms: median(timings.gridsample), calls: timings.gridsample.length },
       ort: last.ortError ? { error: last.ortError }

@@ -1,10 +1,14 @@
 // Assembles the npm package's dist/ from the Emscripten output and bindings/js/ (run by
 // scripts/build_wasm.sh):
 //
-//   node bindings/js/assemble.mjs --glue gridsample.mjs --wasm gridsample.wasm --out dist
+//   node bindings/js/assemble.mjs --glue gridsample.mjs --wasm gridsample.wasm \
+//       --worker gridsample.worker.js --out dist
 //
 //   gridsample.wasm                        the module
 //   gridsample_glue.mjs / .cjs             Emscripten's ES-module glue, and its CommonJS copy
+//   gridsample_thread.mjs / .cjs           the script of a thread's worker (Emscripten's
+//                                          gridsample.worker.js importing the glue): a module
+//                                          Web Worker's, and a Node.js worker_threads one's
 //   gridsample_core.js / .cjs              the API (bindings/js/gridsample_core.js), and its copy
 //   index.js, index.node.js, index.cjs     the entries: browsers, Node import, Node require
 //   index.d.ts, index.d.cts                the types (one file, for import and for require)
@@ -18,10 +22,12 @@ import { parseArgs } from 'node:util';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
-  options: { glue: { type: 'string' }, wasm: { type: 'string' }, out: { type: 'string' } },
+  options: { glue: { type: 'string' }, wasm: { type: 'string' }, worker: { type: 'string' },
+             out: { type: 'string' } },
 });
-if (!args.glue || !args.wasm || !args.out) {
-  console.error('usage: node bindings/js/assemble.mjs --glue FILE --wasm FILE --out DIR');
+if (!args.glue || !args.wasm || !args.worker || !args.out) {
+  console.error('usage: node bindings/js/assemble.mjs --glue FILE --wasm FILE --worker FILE ' +
+                '--out DIR');
   process.exit(2);
 }
 
@@ -38,6 +44,47 @@ function replaceExactly(text, from, to, count, what) {
   }
   return text.split(from).join(to);
 }
+
+// Emscripten's glue makes each thread's worker itself, a classic Web Worker of its
+// gridsample.worker.js (or, without locateFile, of a URL bundlers would follow to a file the
+// package does not have). The entry makes it instead (Module.createThreadWorker, which the core
+// passes): a module worker of gridsample_thread.mjs in browsers, a worker_threads one in Node.
+function glueWithThreadWorkers(glue) {
+  let text = replaceExactly(glue, 'new Worker(new URL("gridsample.worker.js",import.meta.url))',
+                            'Module["createThreadWorker"]()', 1, 'glue');
+  text = replaceExactly(text, 'new Worker(pthreadMainJs)', 'Module["createThreadWorker"]()', 1,
+                        'glue');
+  // The core waits for this mark before it starts the threads.
+  return replaceExactly(text, 'worker.loaded=true', 'worker.loaded=true', 1, 'glue');
+}
+
+// Emscripten's worker script loads the glue by a URL the main thread posts (import(urlOrBlob));
+// the thread scripts import it statically instead, so that bundlers see the dependency and
+// Node.js can require it.
+const WORKER_GLUE_IMPORT =
+    '(e.data.urlOrBlob?import(e.data.urlOrBlob):import("./gridsample.mjs"))';
+function threadScript(worker, header) {
+  return header + replaceExactly(worker, WORKER_GLUE_IMPORT,
+                                 'Promise.resolve({default:createGridSampleModule})', 1,
+                                 'worker');
+}
+const THREAD_MODULE_HEADER =
+    '// A thread of the gridsample package: the script of a module Web Worker.\n' +
+    "import createGridSampleModule from './gridsample_glue.mjs';\n";
+// A worker_threads worker gets the globals Emscripten's worker script uses (self, its
+// onmessage, postMessage, location) over its parentPort.
+const THREAD_NODE_HEADER = `'use strict';
+// A thread of the gridsample package: the script of a Node.js worker_threads Worker.
+const { parentPort } = require('node:worker_threads');
+const { pathToFileURL } = require('node:url');
+const createGridSampleModule = require('./gridsample_glue.cjs');
+Object.assign(globalThis, {
+  self: globalThis,
+  location: { href: pathToFileURL(__filename).href },
+  postMessage: (message) => parentPort.postMessage(message),
+});
+parentPort.on('message', (data) => globalThis.onmessage({ data }));
+`;
 
 // Emscripten's MODULARIZE + EXPORT_ES6 glue → CommonJS: import.meta.url (the glue's own
 // location, which the wrapper never lets it use: it passes locateFile and instantiateWasm)
@@ -140,9 +187,12 @@ const write = (name, content) => {
 const source = (name) => fs.readFileSync(path.join(here, name), 'utf8');
 
 write('gridsample.wasm', fs.readFileSync(args.wasm));
-const glue = fs.readFileSync(args.glue, 'utf8');
+const glue = glueWithThreadWorkers(fs.readFileSync(args.glue, 'utf8'));
 write('gridsample_glue.mjs', glue);
 write('gridsample_glue.cjs', glueToCommonJs(glue));
+const worker = fs.readFileSync(args.worker, 'utf8');
+write('gridsample_thread.mjs', threadScript(worker, THREAD_MODULE_HEADER));
+write('gridsample_thread.cjs', threadScript(worker, THREAD_NODE_HEADER));
 const core = coreFromRegistries(source('gridsample_core.js'));
 write('gridsample_core.js', core);
 write('gridsample_core.cjs', coreToCommonJs(core));

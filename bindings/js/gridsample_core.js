@@ -1,11 +1,19 @@
 // The package's JS API over the embind module (bindings/gridsample_embind.cc): argument checks,
 // dtype ↔ typed-array mapping, copies in and out of the wasm heap, error classes, and the cached
-// instance. The entry files (index.js for browsers, index.node.js and index.cjs for Node) only
-// add the way the .wasm is found. bindings/js/assemble.mjs copies this file into dist/ and
-// makes its CommonJS twin from it, so it keeps to `export function` declarations and imports
-// nothing.
+// instance and its threads. The entry files (index.js for browsers, index.node.js and index.cjs
+// for Node) only add the way the .wasm is found and the threads' workers are made.
+// bindings/js/assemble.mjs copies this file into dist/ and makes its CommonJS twin from it, so
+// it keeps to `export function` declarations and imports nothing.
 
 const WASM_FILE = 'gridsample.wasm';
+// The module's memory, which the wrapper makes (shared, for the threads): 16 MiB at first (the
+// link's INITIAL_MEMORY), growing up to 2 GiB (MAXIMUM_MEMORY, bindings/CMakeLists.txt).
+const PAGE_BYTES = 65536;
+const INITIAL_PAGES = 256;
+const MAXIMUM_PAGES = 32768;
+// init()'s numThreads: each thread past the first is a Web Worker (a worker_threads Worker in
+// Node.js) with a 2 MiB stack on the heap.
+const MAX_THREADS = 64;
 
 // The JS side of each dtype: the typed arrays that may hold it, by name (a typed array's
 // Symbol.toStringTag, so that subclasses such as Node's Buffer and arrays of other realms count),
@@ -53,10 +61,10 @@ const SCRATCH_DIMS = 48;  // dims a call keeps in the scratch allocated at init(
 // An attribute spelling longer than any valid one is cut to this many characters (plus '…')
 // before the core parses it and names it in its message.
 const MAX_SPELLING = 32;
-const OPTION_NAMES = ['mode', 'paddingMode', 'alignCorners', 'layout', 'out'];
+const OPTION_NAMES = ['mode', 'paddingMode', 'alignCorners', 'layout', 'out', 'numThreads'];
 const AFFINE_OPTION_NAMES = ['alignCorners'];
 
-let runtime = null;  // what load() returns: the module, the dtypes, parsed attributes, scratch
+let runtime = null;  // what load() returns: the module, its memory and threads, the dtypes, ...
 let loading = null;  // the promise of the first init() still under way
 
 // ---------------------------------------------------------------------------------------------
@@ -95,7 +103,7 @@ function checkInitOptions(options) {
   if (typeof options !== 'object') {
     throw new TypeError(`init: options must be an object, got ${describe(options)}`);
   }
-  const { locateFile, wasmModule, wasmBinary } = options;
+  const { locateFile, wasmModule, wasmBinary, numThreads } = options;
   if (locateFile !== undefined && typeof locateFile !== 'function') {
     throw new TypeError(`init: options.locateFile must be a function, got ${describe(locateFile)}`);
   }
@@ -109,7 +117,19 @@ function checkInitOptions(options) {
         'init: options.wasmBinary must be an ArrayBuffer or a Uint8Array, got ' +
         describe(wasmBinary));
   }
+  if (numThreads !== undefined) checkThreads('init: options.numThreads', numThreads, MAX_THREADS);
   return options;
+}
+
+// A thread count: a whole number from 1 (to `most`, if given).
+function checkThreads(what, value, most = Infinity) {
+  if (typeof value !== 'number') {
+    throw new TypeError(`${what} must be a number, got ${describe(value)}`);
+  }
+  if (!Number.isInteger(value) || value < 1 || value > most) {
+    const range = most === Infinity ? 'at least 1' : `from 1 to ${most}`;
+    throw new RangeError(`${what} must be a whole number ${range}, got ${value}`);
+  }
 }
 
 // Instantiates the wasm: a precompiled module or bytes from the options, else the platform's
@@ -124,10 +144,52 @@ async function instantiate(platform, options, imports) {
   return platform.instantiate(where, imports);
 }
 
+// The heap's views over the memory's current buffer. A memory growth (by any thread) gives the
+// memory a new, longer buffer; views of the old one stay usable but short, so the wrapper takes
+// its views through heap(), never the glue's HEAP* (updated only when the glue's own code runs).
+function viewsOf(buffer) {
+  return { buffer, u8: new Uint8Array(buffer), u32: new Uint32Array(buffer),
+           f64: new Float64Array(buffer) };
+}
+function heap() {
+  const buffer = runtime.memory.buffer;
+  if (runtime.views.buffer !== buffer) runtime.views = viewsOf(buffer);
+  return runtime.views;
+}
+
 async function load(platform, options) {
+  // Threads where the platform has them (platform.threadsAvailable(): feature detection), else
+  // one, without an error.
+  const wanted = options.numThreads ?? Math.min(platform.defaultThreads(), MAX_THREADS);
+  const helpers = wanted > 1 && platform.threadsAvailable() ? wanted - 1 : 0;
+  let memory;
+  try {
+    memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: MAXIMUM_PAGES,
+                                      shared: true });
+  } catch (error) {
+    throw new RangeError(`gridsample: init: cannot make the WebAssembly memory (shared, up to ` +
+                         `${MAXIMUM_PAGES * PAGE_BYTES} bytes): ${error.message}`);
+  }
   let fail;
   const failed = new Promise((resolve, reject) => { fail = reject; });
+  const workers = [];
+  let loading = 0;
+  let workersLoaded;  // resolves true once every worker has loaded, false if one cannot
+  const loaded = new Promise((resolve) => { workersLoaded = resolve; });
   const ready = platform.createModule({
+    wasmMemory: memory,
+    // The glue makes this many workers at once and loads the module into them; each then hosts
+    // one thread of the core's pool.
+    pthreadPoolSize: helpers,
+    createThreadWorker() {
+      loading += 1;
+      const worker = platform.createThreadWorker(options.locateFile, {
+        loaded: () => { if (--loading === 0) workersLoaded(true); },
+        failed: () => workersLoaded(false),
+      });
+      workers.push(worker);
+      return worker;
+    },
     // The glue never fetches (instantiateWasm does), but it asks where the file is.
     locateFile: (file) => file,
     instantiateWasm(imports, receive) {
@@ -140,7 +202,30 @@ async function load(platform, options) {
     print: () => {},
     printErr: () => {},
   });
-  const module = await Promise.race([ready, failed]);
+  let module;
+  let threads = 1;
+  try {
+    module = await Promise.race([ready, failed]);
+    // A worker that cannot load (a browser without module workers, a script that is not
+    // served) leaves the module on one thread, as where threads are unavailable.
+    if (helpers > 0 && await Promise.race([loaded, failed])) {
+      // The glue marks a worker loaded (worker.loaded) in its own handler of the message the
+      // platform told us of, which may run after us: a thread started on a worker it does not
+      // count as loaded would wait for that handler, which this thread, blocked until the
+      // threads run, could never reach.
+      while (workers.some((worker) => !worker.loaded)) {
+        await new Promise((resolve) => { setTimeout(resolve, 0); });
+      }
+      threads = module.startThreads(helpers + 1);
+    }
+  } catch (error) {
+    for (const worker of workers) worker.terminate();
+    throw error;
+  }
+  if (threads === 1) {
+    for (const worker of workers) worker.terminate();
+    workers.length = 0;
+  }
   const types = new Map();
   for (const { name, id, size, kind } of module.dtypes()) {
     const arrays = ARRAYS_OF_TYPE[name];
@@ -158,6 +243,10 @@ async function load(platform, options) {
   }
   return {
     module,
+    memory,
+    views: viewsOf(memory.buffer),
+    threads,
+    workers,              // the threads' workers, for the package's tests
     types,
     ok: codes.kOk.value,
     typeMismatch: codes.kTypeMismatch.value,
@@ -171,7 +260,10 @@ async function load(platform, options) {
   };
 }
 
-// init() for one platform: { createModule, defaultLocation(), instantiate(where, imports) }.
+// init() for one platform: { createModule, defaultLocation(), instantiate(where, imports),
+// defaultThreads(), threadsAvailable(), createThreadWorker(locateFile, { loaded, failed }) }:
+// a thread's worker, which calls loaded() once the module is loaded in it, failed() if it
+// cannot load.
 export function initWith(platform, options) {
   let checked;
   try {
@@ -188,9 +280,17 @@ export function initWith(platform, options) {
   return loading;
 }
 
-// The embind module, for the package's own tests (a heap probe); null before init().
+// The threads gridSample may use: what init() started (1 where threads are unavailable); 0
+// before init() resolves.
+export function numThreads() {
+  return runtime ? runtime.threads : 0;
+}
+
+// The embind module, its memory and the threads' workers, for the package's own tests (heap
+// probes, thread counts); null before init().
 export function moduleForTesting() {
-  return runtime ? runtime.module : null;
+  return runtime ? { module: runtime.module, memory: runtime.memory, workers: runtime.workers } :
+      null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -204,10 +304,10 @@ export function moduleForTesting() {
 
 // The error for a StatusCode of the core, with its message (UTF-8 at lastMessageAt()).
 function errorOf(code) {
-  const { module } = runtime;
-  const at = module.lastMessageAt();
-  const end = module.HEAPU8.indexOf(0, at);
-  const message = `gridsample: ${new TextDecoder().decode(module.HEAPU8.subarray(at, end))}`;
+  const at = runtime.module.lastMessageAt();
+  const { u8 } = heap();
+  // A copy: TextDecoder does not read shared memory.
+  const message = `gridsample: ${new TextDecoder().decode(u8.slice(at, u8.indexOf(0, at)))}`;
   if (code === runtime.typeMismatch) return new TypeError(message);
   return new RangeError(message);  // kInvalidArgument, kUnsupported, kOutOfRange
 }
@@ -218,12 +318,11 @@ function errorOf(code) {
 function attribute(cache, parse, spelling) {
   let value = cache.get(spelling);
   if (value === undefined) {
-    const { module, textScratch } = runtime;
     const shown = spelling.length > MAX_SPELLING ? `${spelling.slice(0, MAX_SPELLING)}…` :
         spelling;
-    const { written } = new TextEncoder().encodeInto(
-        shown, module.HEAPU8.subarray(textScratch, textScratch + MAX_SPELLING * 3 + 3));
-    value = parse(textScratch, written);
+    const bytes = new TextEncoder().encode(shown);  // at most MAX_SPELLING * 3 + 3 bytes
+    heap().u8.set(bytes, runtime.textScratch);
+    value = parse(runtime.textScratch, bytes.length);
     if (value < 0) throw errorOf(runtime.module.StatusCode.kInvalidArgument.value);
     cache.set(spelling, value);
   }
@@ -365,11 +464,12 @@ function readAlignCorners(alignCorners = false) {
   return alignCorners === true || alignCorners === 1;
 }
 
-// Reads the options argument once: { mode, paddingMode, alignCorners (a boolean), layout, out }
-// with out undefined or { array, length, bytes, byteLength, target (the caller's array) }.
+// Reads the options argument once: { mode, paddingMode, alignCorners (a boolean), layout, out,
+// threads } with out undefined or { array, length, bytes, byteLength, target (the caller's
+// array) }, and threads the core's num_threads (0: all of init()'s).
 function readOptions(options) {
-  const { mode = 'linear', paddingMode = 'zeros', alignCorners, layout = 'channels-first', out } =
-      checkOptionNames(options, OPTION_NAMES);
+  const { mode = 'linear', paddingMode = 'zeros', alignCorners, layout = 'channels-first', out,
+          numThreads } = checkOptionNames(options, OPTION_NAMES);
   if (typeof mode !== 'string') {
     throw new TypeError(`gridsample: options.mode must be a string, got ${describe(mode)}`);
   }
@@ -391,7 +491,11 @@ function readOptions(options) {
     outView = { array, length: apply(typedArrayLength, out, []), bytes,
                 byteLength: bytes.byteLength, target: out };
   }
-  return { mode, paddingMode, alignCorners: aligned, layout, out: outView };
+  // More threads than init() started are as many as it started (so code written for an isolated
+  // page runs unchanged where threads are unavailable).
+  if (numThreads !== undefined) checkThreads('gridsample: options.numThreads', numThreads);
+  return { mode, paddingMode, alignCorners: aligned, layout, out: outView,
+           threads: numThreads === undefined ? 0 : Math.min(numThreads, runtime.threads) };
 }
 
 // What ran while the arguments were read (a getter, a Proxy trap) may have detached or shrunk
@@ -458,7 +562,7 @@ function withDims(lists, room, body) {
     let next = own || runtime.dimsScratch;
     for (const list of lists) {
       at.push(next);
-      putDims(runtime.module.HEAPF64, next, list);
+      putDims(heap().f64, next, list);
       next += 8 * list.length;
     }
     at.push(next);
@@ -485,14 +589,14 @@ function outputDims(xDims, gridDims, layout, xAt, gridAt, yAt) {
   const last = runtime.lastShapes;
   if (last !== null && last.layout === layout && sameDims(last.x, xDims) &&
       sameDims(last.grid, gridDims)) {
-    putDims(runtime.module.HEAPF64, yAt, last.y);
+    putDims(heap().f64, yAt, last.y);
     return last.y.slice();
   }
   const module = runtime.module;
   const code = module.outputShape(xAt, xDims.length, gridAt, gridDims.length, layout, yAt);
   if (code !== runtime.ok) throw errorOf(code);
   const yDims = [];
-  const heap64 = module.HEAPF64;
+  const heap64 = heap().f64;
   for (let i = 0; i < xDims.length; ++i) yDims.push(heap64[yAt / 8 + i]);
   runtime.lastShapes = { x: xDims, grid: gridDims, layout, y: yDims.slice() };
   return yDims;
@@ -523,7 +627,7 @@ export function gridSample(x, grid, options) {
   const module = loadedModule('gridSample');
   const xt = readTensor('x', x);
   const gt = readTensor('grid', grid);
-  const { mode, paddingMode, alignCorners, layout, out } = readOptions(options);
+  const { mode, paddingMode, alignCorners, layout, out, threads } = readOptions(options);
   // From here on, no code of the caller's runs; what ran while the arguments were read may
   // have detached or shrunk a buffer read before.
   checkStillUsable('x.data', xt);
@@ -541,7 +645,7 @@ export function gridSample(x, grid, options) {
     const modeValue = attribute(runtime.modes, module.parseMode, mode);
     const paddingValue = attribute(runtime.paddings, module.parsePadding, paddingMode);
     const call = { xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, paddingValue, alignCorners,
-                   layoutValue, out };
+                   layoutValue, out, threads };
     return xt.info.name === 'string' ? sampleStrings(call) : sampleNumbers(call);
   });
 }
@@ -549,7 +653,7 @@ export function gridSample(x, grid, options) {
 // X of strings: the glue returns Y as indices into X's strings (see GridSampleStringsJs), so
 // only the grid and those indices are on the heap, beside the core's own small stand-ins.
 function sampleStrings({ xt, gt, xDims, gridDims, yDims, modeValue, paddingValue, alignCorners,
-                         layoutValue, out }) {
+                         layoutValue, out, threads }) {
   const module = runtime.module;
   if (out !== undefined) {
     throw new TypeError('gridsample: options.out cannot hold strings (string outputs are new ' +
@@ -568,12 +672,12 @@ function sampleStrings({ xt, gt, xDims, gridDims, yDims, modeValue, paddingValue
   const gridPtr = allocate(alignUp(gridBytes) + indexBytes, 'the grid and the output indices');
   try {
     const indexPtr = gridPtr + alignUp(gridBytes);
-    module.HEAPU8.set(gt.bytes, gridPtr);
+    heap().u8.set(gt.bytes, gridPtr);
     const code = module.gridSampleStrings(xDims, xt.dims.length, gridPtr, gt.info.id, gridDims,
                                           gt.dims.length, indexPtr, modeValue, paddingValue,
-                                          alignCorners, layoutValue);
+                                          alignCorners, layoutValue, threads);
     if (code !== runtime.ok) throw errorOf(code);
-    const indices = module.HEAPU32.subarray(indexPtr / 4, indexPtr / 4 + yCount);
+    const indices = heap().u32.subarray(indexPtr / 4, indexPtr / 4 + yCount);
     const y = new Array(yCount);
     for (let i = 0; i < yCount; ++i) y[i] = indices[i] === 0 ? '' : xt.strings[indices[i] - 1];
     return { data: y, dims: yDims, type: 'string' };
@@ -583,7 +687,7 @@ function sampleStrings({ xt, gt, xDims, gridDims, yDims, modeValue, paddingValue
 }
 
 function sampleNumbers({ xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, paddingValue,
-                         alignCorners, layoutValue, out }) {
+                         alignCorners, layoutValue, out, threads }) {
   const module = runtime.module;
   const yCount = elementCount(yDims) * xt.info.parts;
   if (out !== undefined) {
@@ -616,20 +720,19 @@ function sampleNumbers({ xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, pad
   }
   const ptr = allocate(total, 'the tensors');
   try {
-    // Views are taken after _malloc: a memory growth replaces the heap's ArrayBuffer. X and the
-    // grid are copied in before Y is written, so `out` may alias them.
+    // Views are taken after _malloc (heap()): a memory growth gives the heap a new buffer. X
+    // and the grid are copied in before Y is written, so `out` may alias them.
     const xPtr = ptr;
     const gridPtr = xPtr + alignUp(xBytes);
     const yPtr = gridPtr + alignUp(gridBytes);
-    let heap = module.HEAPU8;
-    heap.set(xt.bytes, xPtr);
-    heap.set(gt.bytes, gridPtr);
+    const { u8 } = heap();
+    u8.set(xt.bytes, xPtr);
+    u8.set(gt.bytes, gridPtr);
     const code = module.gridSample(xPtr, xt.info.id, xDims, xt.dims.length, gridPtr, gt.info.id,
                                    gridDims, gt.dims.length, yPtr, yDimsAt, modeValue,
-                                   paddingValue, alignCorners, layoutValue);
+                                   paddingValue, alignCorners, layoutValue, threads);
     if (code !== runtime.ok) throw errorOf(code);
-    heap = module.HEAPU8;  // the call may have grown the memory
-    yView.set(heap.subarray(yPtr, yPtr + yBytes));
+    yView.set(heap().u8.subarray(yPtr, yPtr + yBytes));  // the call may have grown the memory
   } finally {
     module._free(ptr);
   }
@@ -706,7 +809,7 @@ export function affineGrid(theta, size, options) {
   return withDims([tt.dims, sizeValues], gridRank, ([thetaDims, sizeAt, gridDimsAt]) => {
     let code = module.affineGridShape(thetaDims, thetaRank, sizeAt, gridRank, gridDimsAt);
     if (code !== runtime.ok) throw errorOf(code);
-    const gridDims = Array.from(module.HEAPF64.subarray(gridDimsAt / 8, gridDimsAt / 8 + gridRank));
+    const gridDims = Array.from(heap().f64.subarray(gridDimsAt / 8, gridDimsAt / 8 + gridRank));
     checkLength('theta', tt);
     const gridCount = elementCount(gridDims);
     const gridBytes = gridCount * tt.info.size;
@@ -719,11 +822,11 @@ export function affineGrid(theta, size, options) {
     const ptr = allocate(total, 'theta and the grid');
     try {
       const gridPtr = ptr + alignUp(tt.byteLength);
-      module.HEAPU8.set(tt.bytes, ptr);
+      heap().u8.set(tt.bytes, ptr);
       code = module.affineGrid(ptr, tt.info.id, thetaDims, thetaRank, sizeAt, gridRank, gridPtr,
                                gridDimsAt, gridRank, alignCorners);
       if (code !== runtime.ok) throw errorOf(code);
-      bytesOf('grid', grid).set(module.HEAPU8.subarray(gridPtr, gridPtr + gridBytes));
+      bytesOf('grid', grid).set(heap().u8.subarray(gridPtr, gridPtr + gridBytes));
     } finally {
       module._free(ptr);
     }

@@ -1,13 +1,16 @@
 // gridsample for Node.js through require() (CommonJS). The same API, core and glue as the ES
-// module entries, in their CommonJS copies; the .wasm is read from beside this file.
+// module entries, in their CommonJS copies; the .wasm is read from beside this file. Threads are
+// worker_threads Workers running gridsample_thread.cjs, always available in Node.js.
 'use strict';
 
 const { readFile } = require('node:fs/promises');
+const os = require('node:os');
 const path = require('node:path');
 const { fileURLToPath } = require('node:url');
+const { Worker } = require('node:worker_threads');
 
 const createModule = require('./gridsample_glue.cjs');
-const { affineGrid, gridSample, initWith } = require('./gridsample_core.cjs');
+const { affineGrid, gridSample, initWith, numThreads } = require('./gridsample_core.cjs');
 
 async function readWasm(where) {
   const text = String(where);
@@ -19,16 +22,54 @@ async function readWasm(where) {
   return readFile(/^file:/i.test(text) ? fileURLToPath(text) : text);
 }
 
+// A thread's worker as Emscripten's glue drives it (a Web Worker's onmessage, onerror,
+// postMessage and terminate), over worker_threads. It keeps the process alive only until it
+// has loaded: idle threads must not stop Node.js from exiting.
+class ThreadWorker {
+  constructor({ loaded, failed }) {
+    this.onmessage = null;
+    this.onerror = null;
+    this.ready = false;  // (the glue's own mark is `loaded`)
+    this.worker = new Worker(path.join(__dirname, 'gridsample_thread.cjs'));
+    this.worker.on('message', (data) => {
+      if (this.onmessage) this.onmessage({ data });
+      if (data && data.cmd === 'loaded') {
+        this.ready = true;
+        this.worker.unref();
+        loaded();
+      }
+    });
+    // A worker that cannot load fails init(); one that fails later (a thread crashed) is the
+    // glue's to report, as it is in browsers.
+    this.worker.on('error', (error) => {
+      if (!this.ready) failed();
+      else if (this.onerror) this.onerror(error);
+    });
+  }
+
+  postMessage(message, transfer) {
+    this.worker.postMessage(message, transfer);
+  }
+
+  terminate() {
+    this.worker.terminate();
+  }
+}
+
 const platform = {
   createModule,
   defaultLocation: () => path.join(__dirname, 'gridsample.wasm'),
   async instantiate(where, imports) {
     return WebAssembly.instantiate(await readWasm(where), imports);
   },
+  defaultThreads: () => (os.availableParallelism ? os.availableParallelism() : os.cpus().length),
+  threadsAvailable: () => true,
+  // locateFile is for the .wasm only: the thread's script requires the glue beside it.
+  createThreadWorker: (locateFile, hooks) => new ThreadWorker(hooks),
 };
 
 function init(options) {
   return initWith(platform, options);
 }
 
-module.exports = { init, gridSample, affineGrid };
+module.exports = { init, gridSample, affineGrid, numThreads };

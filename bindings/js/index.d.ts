@@ -1,19 +1,37 @@
 // The public API of the gridsample package (the ONNX GridSample operator in WebAssembly).
 
 /**
- * Loads and instantiates the WebAssembly module; gridSample() may be called once the promise
- * resolves. By default the .wasm beside the package's JS is read from disk (Node.js) or fetched
- * relative to the module (browsers, workers, bundlers). The instance is cached: later calls
- * resolve at once (their options are ignored) and concurrent calls share one load.
+ * Loads and instantiates the WebAssembly module and starts its threads; gridSample() may be
+ * called once the promise resolves. By default the .wasm beside the package's JS is read from
+ * disk (Node.js) or fetched relative to the module (browsers, workers, bundlers). The instance
+ * is cached: later calls resolve at once (their options are ignored) and concurrent calls share
+ * one load.
  */
 export function init(options?: {
-  /** Where the file named `file` ("gridsample.wasm") is: a URL, or a path in Node.js. */
+  /**
+   * Where the file named `file` is: a URL, or a path in Node.js. Asked for "gridsample.wasm",
+   * and in browsers with threads for "gridsample_thread.mjs" (a same-origin module script with
+   * gridsample_glue.mjs beside it).
+   */
   locateFile?: (file: string) => string;
   /** A module compiled beforehand (e.g. shared with a worker). */
   wasmModule?: WebAssembly.Module;
   /** The .wasm's bytes. */
   wasmBinary?: ArrayBuffer | Uint8Array;
+  /**
+   * Threads, the calling one included: a whole number from 1 to 64. Default: every logical CPU
+   * in Node.js; in browsers min(4, navigator.hardwareConcurrency). Where workers cannot share
+   * memory (a page that is not cross-origin isolated, a runtime without SharedArrayBuffer or
+   * Worker) the package runs on one thread, without an error.
+   */
+  numThreads?: number;
 }): Promise<void>;
+
+/**
+ * The threads gridSample() may use: what init() started (1 where threads are unavailable), or 0
+ * before init() resolves.
+ */
+export function numThreads(): number;
 
 /** The tensor types (dist/ lists them from the core's registry, src/gridsample/dtypes.inc). */
 export type DataType = /* @registry dtypes */ 'float32' | 'float64' | 'float16' | 'bfloat16' |
@@ -59,6 +77,11 @@ export interface GridSampleOptions {
    * untouched when the call throws.
    */
   out?: ArrayBufferView;
+  /**
+   * Threads for this call, a whole number from 1: default, all of init()'s; more than init()
+   * started are as many as it started. Results are the same, bit for bit, for every count.
+   */
+  numThreads?: number;
 }
 
 /**

@@ -1,11 +1,18 @@
 // In a real browser: headless Chromium (Debian's, driven by playwright-core) computes the spec's
 // example with the package in a page, in a module worker that loads the .wasm itself, and in a
-// worker given a compiled WebAssembly.Module, twice:
-//   1. from a plain static server (no bundler): the package's dist/ at /gridsample/, the pages
-//      of tests/js/browser/ at /, their bare `gridsample` imports pointed at
-//      /gridsample/index.js by the server (what an import map does; module workers have none);
-//   2. from a Vite 7 build of the same pages against the packed package installed from its
-//      tarball (Vite follows new URL('./gridsample.wasm', import.meta.url) and emits the .wasm).
+// worker given a compiled WebAssembly.Module, and in each checks the threads (tests/js/browser/
+// example.js: init()'s default count, and a call spread over them gives one thread's bits):
+//   1. from a plain static server (no bundler), cross-origin isolated: the package's dist/ at
+//      /gridsample/, the pages of tests/js/browser/ at /, their bare `gridsample` imports
+//      pointed at /gridsample/index.js by the server (what an import map does; module workers
+//      have none); the page and its workers run threaded, and a worker whose threads' script
+//      is not there (locateFile) runs on one thread without an error;
+//   2. the same server without the isolation headers: one thread everywhere, no thread's
+//      worker made, no error;
+//   3. from a Vite 7 build of the same pages against the packed package installed from its
+//      tarball (Vite follows new URL('./gridsample.wasm', import.meta.url) and emits the .wasm,
+//      and new Worker(new URL('./gridsample_thread.mjs', ...)) and bundles the thread's script),
+//      cross-origin isolated.
 // The servers (the demo's, scripts/serve.mjs) listen on 127.0.0.1 only. Skipped (with the
 // reason) where /usr/bin/chromium is missing; scripts/test.sh installs it.
 import assert from 'node:assert/strict';
@@ -38,15 +45,18 @@ after(async () => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-// Opens the page, waits for window.results, and checks every result against the spec.
-async function check(pageUrl, { expectWorkerWithModule }) {
+// Opens the page, waits for window.results, and checks every result against the spec, and the
+// threads: isolated, init() starts min(4, hardwareConcurrency) (a worker for each past the
+// first, which the page's count of Worker constructions sees for its own instance); else one.
+async function check(pageUrl, { expectWorkerWithModule, isolated }) {
   const page = await browser.newPage();
   const problems = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
-  // Count streaming compilations in the page (the worker's are not visible from here).
+  // Count streaming compilations and the threads' workers in the page (the workers' own are
+  // not visible from here).
   await page.addInitScript(() => {
     const original = WebAssembly.instantiateStreaming;
     window.streamed = 0;
@@ -54,11 +64,20 @@ async function check(pageUrl, { expectWorkerWithModule }) {
       window.streamed += 1;
       return original.apply(WebAssembly, args);
     };
+    const PageWorker = Worker;
+    window.threadWorkers = 0;
+    window.Worker = class extends PageWorker {
+      constructor(url, options) {
+        super(url, options);
+        if (/gridsample_thread/.test(String(url))) window.threadWorkers += 1;
+      }
+    };
   });
   try {
     await page.goto(pageUrl);
     const results = await page.evaluate(() => window.results);
     const streamed = await page.evaluate(() => window.streamed);
+    const threadWorkers = await page.evaluate(() => window.threadWorkers);
     assert.equal(results.error, undefined, results.error);
     assert.deepEqual(problems, []);
     assert.match(results.early, /call init\(\) and await it before gridSample\(\)/);
@@ -72,6 +91,24 @@ async function check(pageUrl, { expectWorkerWithModule }) {
       assert.ok(closeTo(result.data, y, 1e-4), `${where}: ${result.data}`);
     }
     assert.equal(streamed, 1, 'the page compiled the .wasm with instantiateStreaming');
+    const threads = isolated ? Math.min(4, results.hardwareConcurrency) : 1;
+    assert.equal(results.isolated, isolated);
+    assert.equal(results.threadsBeforeInit, 0);
+    assert.deepEqual(results.threads, { threads, same: true }, 'page');
+    assert.equal(threadWorkers, threads - 1, 'the page\'s threads\' workers');
+    const workers = { worker: results.worker };
+    if (expectWorkerWithModule) workers.workerWithModule = results.workerWithModule;
+    for (const [where, result] of Object.entries(workers)) {
+      assert.equal(result.isolated, isolated, where);
+      assert.deepEqual(result.threads, { threads, same: true }, where);
+    }
+    // A thread's script that is not there: one thread, the example right, no error.
+    if (expectWorkerWithModule) {
+      const { result, threads: bad, error } = results.workerBadThread;
+      assert.equal(error, undefined, error);
+      assert.deepEqual(bad, { threads: 1, same: true });
+      assert.ok(closeTo(result.data, specExample().y, 1e-4));
+    }
     // Chromium has Float16Array: float16 tensors may use it, and Y comes back as one.
     assert.deepEqual(results.float16,
                      { array: 'Float16Array', type: 'float16', data: [4, 1.5, -2.25] });
@@ -80,25 +117,38 @@ async function check(pageUrl, { expectWorkerWithModule }) {
   }
 }
 
-describe('Chromium', { skip }, () => {
-  test('plain static server: page, worker, worker with a compiled module', async () => {
+// A page that never answers (threads that wait on each other) fails instead of hanging npm test.
+describe('Chromium', { skip, timeout: 300000 }, () => {
+  for (const isolated of [true, false]) {
+    test(`plain static server, ${isolated ? '' : 'not '}cross-origin isolated: page, worker, ` +
+         'worker with a compiled module, worker whose threads cannot load', async () => {
+      await staticServer(isolated);
+    });
+  }
+
+  async function staticServer(isolated) {
     const log = [];
     const { server, url } = await serve({ '/gridsample/': distDir, '/': fixtures }, {
       log,
+      isolated,
       rewrite: (file, text) => (file.startsWith(fixtures) ?
           text.replaceAll("from 'gridsample'", "from '/gridsample/index.js'") : text),
     });
     try {
-      await check(`${url}/?wasm=/gridsample/gridsample.wasm`, { expectWorkerWithModule: true });
+      await check(`${url}/?wasm=/gridsample/gridsample.wasm`,
+                  { expectWorkerWithModule: true, isolated });
       const wasm = log.filter((entry) => entry.url.endsWith('.wasm'));
-      // The page's init, its worker's init, and the page's compileStreaming for the other one.
-      assert.equal(wasm.length, 3, JSON.stringify(log));
+      // The page's init, its workers' (one loading it itself, one whose threads cannot load),
+      // and the page's compileStreaming for the other one.
+      assert.equal(wasm.length, 4, JSON.stringify(log));
       assert.ok(wasm.every((entry) => entry.type === 'application/wasm' && entry.status === 200));
-      assert.ok(log.every((entry) => entry.status === 200), JSON.stringify(log));
+      const missing = isolated ? ['/no-such-thread.mjs'] : [];  // asked for only with threads
+      assert.deepEqual(log.filter((entry) => entry.status !== 200).map((entry) => entry.url),
+                       missing);
     } finally {
       server.close();
     }
-  });
+  }
 
   test('Vite 7 build against the installed tarball: page and worker', async () => {
     const app = path.join(scratch, 'vite-app');
@@ -123,7 +173,7 @@ describe('Chromium', { skip }, () => {
     const log = [];
     const { server, url } = await serve({ '/': path.join(app, 'out') }, { log });
     try {
-      await check(`${url}/`, { expectWorkerWithModule: false });
+      await check(`${url}/`, { expectWorkerWithModule: false, isolated: true });
       assert.ok(log.every((entry) => entry.status === 200), JSON.stringify(log));
       assert.ok(log.some((entry) => entry.url.endsWith('.wasm') &&
                                     entry.type === 'application/wasm'));

@@ -4,10 +4,11 @@
 // picker (a BMP made here) goes through every mode × padding × align_corners, as the canvas's
 // RGBA bytes (channels-last, the default: Y comes back as a Uint8ClampedArray that the page's
 // ImageData takes), as float32 NCHW and as uint8 NCHW, and each time the page's tensors and
-// canvas pixels equal what the Node package computes from the same input; onnxruntime-web
-// agrees on float32 and says it cannot run RGBA or uint8;
-// each warp changes the output; the canvas example of docs/javascript.md runs in the page as
-// written; a dropped image replaces the picked one. A screenshot goes to
+// canvas pixels equal what the Node package computes from the same input; the page is
+// cross-origin isolated, and both engines run on gridsample's default threads; onnxruntime-web
+// agrees on float32 and says it cannot run RGBA or uint8; each warp changes the output; the
+// canvas examples of README.md and docs/javascript.md run in the page as written; a dropped
+// image replaces the picked one. A screenshot goes to
 // test-output/demo.png. Skipped (with the reason) where /usr/bin/chromium is missing.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -117,7 +118,8 @@ describe('demo page', { skip }, () => {
   const set = (settings) => page.evaluate((s) => window.demo.set(s), settings);
   const output = () => page.evaluate(() => window.demo.output());
 
-  test('the server: MIME types, nothing outside its folders, PORT checked', async () => {
+  test('the server: MIME types, isolation, nothing outside its folders, PORT checked',
+       async () => {
     const types = {
       '/': 'text/html; charset=utf-8', '/main.mjs': 'text/javascript',
       '/style.css': 'text/css; charset=utf-8',
@@ -134,6 +136,12 @@ describe('demo page', { skip }, () => {
                          '/nothing.js', '/%E0%A4%A']) {
       const { status } = await rawGet(server.address, where);
       assert.ok(status === 404 || status === 400, `${where}: ${status}`);
+    }
+    // Cross-origin isolation, for the threads of both engines: every response says it.
+    for (const where of ['/', '/gridsample/gridsample_thread.mjs', '/ort/ort.wasm.min.mjs']) {
+      const { headers } = await fetch(new URL(where, server.address));
+      assert.equal(headers.get('cross-origin-opener-policy'), 'same-origin', where);
+      assert.equal(headers.get('cross-origin-embedder-policy'), 'require-corp', where);
     }
     await assert.rejects(startServer({ PORT: 'eighty' }),
                          (error) => error.code === 1 && /PORT .*got eighty/.test(error.message));
@@ -156,6 +164,11 @@ describe('demo page', { skip }, () => {
     summary = await set({ type: 'float32' });
     assert.deepEqual(summary.xDims, [1, 3, 1024, 1024]);
     assert.deepEqual(summary.yDims, [1, 3, 1024, 1024]);
+    // The server isolates the page: both engines run on gridsample's default threads.
+    const threads = Math.min(4, await page.evaluate(() => navigator.hardwareConcurrency));
+    assert.deepEqual(summary.threads, { gridsample: threads, ort: threads });
+    assert.equal(await page.textContent('#threads'),
+                 `${threads} thread${threads === 1 ? '' : 's'}`);
     assert.ok(summary.ort.ms > 0 && summary.ort.maxDiff <= 1e-5, JSON.stringify(summary));
     const shown = await page.textContent('#summary');
     assert.match(shown, /as fast here; largest \|difference\|/);

@@ -19,17 +19,21 @@ export const distDir = path.join(repo, 'dist');
 const require = createRequire(import.meta.url);
 
 // `import 'gridsample'` and `require('gridsample')` in Node share the CommonJS core: its
-// moduleForTesting() is the instance the API uses.
-export function embindModule() {
+// moduleForTesting() is the instance the API uses ({ module, memory, workers }).
+export function instance() {
   return require(path.join(distDir, 'gridsample_core.cjs')).moduleForTesting();
 }
+export function embindModule() {
+  return instance().module;
+}
 
-// Bytes malloc has handed out (mallinfo), and the size of the wasm memory.
+// Bytes malloc has handed out (mallinfo), and the size of the wasm memory (the memory's own
+// buffer: a thread may have grown it since the glue last looked).
 export function heapInUse() {
   return embindModule().heapInUse();
 }
 export function memoryBytes() {
-  return embindModule().HEAPU8.buffer.byteLength;
+  return instance().memory.buffer.byteLength;
 }
 
 // What a call must leave as it found it: the bytes in use, and the block malloc hands out for

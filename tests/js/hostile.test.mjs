@@ -414,7 +414,8 @@ describe('options: unknown names are TypeErrors, bad values RangeErrors', () => 
     ['padding_mode', / \(did you mean paddingMode\?\)/],
     ['align_corners', / \(did you mean alignCorners\?\)/],
     ['Mode', / \(did you mean mode\?\)/],
-    ['interpolation', /; the options are mode, paddingMode, alignCorners, layout, out$/],
+    ['interpolation',
+     /; the options are mode, paddingMode, alignCorners, layout, out, numThreads$/],
   ];
   for (const [name, hint] of names) {
     test(`unknown option ${name}`, () => {
@@ -440,10 +441,24 @@ describe('options: unknown names are TypeErrors, bad values RangeErrors', () => 
     ['alignCorners -1', { alignCorners: -1 }, /got -1/],
     ['alignCorners 0.5', { alignCorners: 0.5 }, /got 0\.5/],
     ['alignCorners NaN', { alignCorners: NaN }, /got NaN/],
+    ['numThreads 0', { numThreads: 0 },
+     /options\.numThreads must be a whole number at least 1, got 0/],
+    ['numThreads -2', { numThreads: -2 }, /numThreads .*got -2/],
+    ['numThreads 1.5', { numThreads: 1.5 }, /numThreads .*got 1\.5/],
+    ['numThreads NaN', { numThreads: NaN }, /numThreads .*got NaN/],
+    ['numThreads Infinity', { numThreads: Infinity }, /numThreads .*got Infinity/],
   ];
   for (const [what, options, message] of values) {
     test(what, () => assertRefused(() => gridSample(x, grid, options), RangeError, message));
   }
+  test('numThreads of another type: TypeError; more than init() started: as many as it did', () => {
+    for (const [value, shown] of [['2', 'the string "2"'], [2n, 'bigint 2n'], [null, 'null'],
+                                  [true, 'boolean true'], [new Number(2), 'a Number']]) {
+      assertRefused(() => gridSample(x, grid, { numThreads: value }), TypeError,
+                    new RegExp(`options\\.numThreads must be a number, got ${shown}$`));
+    }
+    sameResult(gridSample(x, grid, { numThreads: 2 ** 40 }), gridSample(x, grid));
+  });
   test('a megabyte-long mode: RangeError naming its start, and the heap does not grow', () => {
     const memory = memoryBytes();
     const mode = `${'x'.repeat(2 ** 20)}linear`;

@@ -73,7 +73,7 @@ test('Node require: init() returns a promise; import and require share one insta
                                      esm.affineGrid === gs.affineGrid, row: example() }));
   `, { cjs: true });
   assert.equal(result.isPromise, true);
-  assert.deepEqual(result.keys, ['affineGrid', 'gridSample', 'init']);
+  assert.deepEqual(result.keys, ['affineGrid', 'gridSample', 'init', 'numThreads']);
   assert.equal(result.shared, true);
   assert.deepEqual(result.row, ROW);
 });
@@ -117,7 +117,8 @@ test('init() option types: TypeError (as a rejected promise)', async () => {
   const result = await scenario(NODE_ESM, `
     const errors = [];
     for (const options of [5, { locateFile: 'x' }, { wasmModule: new Uint8Array(1) },
-                           { wasmBinary: [0, 97, 115, 109] }]) {
+                           { wasmBinary: [0, 97, 115, 109] }, { numThreads: '2' },
+                           { numThreads: 0 }, { numThreads: 65 }, { numThreads: 2.5 }]) {
       const promise = gs.init(options);
       try { await promise; errors.push('resolved'); }
       catch (e) { errors.push(e.constructor.name + ': ' + e.message); }
@@ -134,6 +135,12 @@ test('init() option types: TypeError (as a rejected promise)', async () => {
                /^TypeError: init: options\.wasmModule must be a WebAssembly\.Module/);
   assert.match(result.errors[3],
                /^TypeError: init: options\.wasmBinary must be an ArrayBuffer or a Uint8Array/);
+  assert.match(result.errors[4],
+               /^TypeError: init: options\.numThreads must be a number, got the string "2"$/);
+  assert.match(result.errors[5],
+               /^RangeError: init: options\.numThreads must be a whole number from 1 to 64, got 0/);
+  assert.match(result.errors[6], /^RangeError: init: options\.numThreads .* got 65$/);
+  assert.match(result.errors[7], /^RangeError: init: options\.numThreads .* got 2\.5$/);
   assert.equal(result.bad, 'CompileError');  // bytes that are not wasm: WebAssembly's own error
   assert.deepEqual(result.row, ROW);
 });

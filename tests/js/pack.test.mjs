@@ -37,8 +37,8 @@ test('the tarball holds dist/, README.md, LICENSE and package.json only', () => 
   assert.deepEqual(files, [
     'LICENSE', 'README.md', 'dist/gridsample.wasm', 'dist/gridsample_core.cjs',
     'dist/gridsample_core.js', 'dist/gridsample_glue.cjs', 'dist/gridsample_glue.mjs',
-    'dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js',
-    'dist/index.node.js', 'package.json',
+    'dist/gridsample_thread.cjs', 'dist/gridsample_thread.mjs', 'dist/index.cjs',
+    'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js', 'dist/index.node.js', 'package.json',
   ]);
 });
 
@@ -82,7 +82,8 @@ test('TypeScript: the declarations resolve for import and require and type the A
     const steps: number[] = [-1, -0.6, -0.2, 0.2, 0.6, 1];
     async function main(): Promise<void> {
       await init({ locateFile: (file: string) => file });
-      await init({ wasmBinary: new Uint8Array(0) });
+      await init({ wasmBinary: new Uint8Array(0), numThreads: 2 });
+      const threads: number = numThreads();
       const x: TensorLike = { data: new Float32Array(16), dims: [1, 1, 4, 4] };
       const grid: TensorLike = { data: new Float32Array(72), dims: [1, 6, 6, 2], type: 'float32' };
       const options: GridSampleOptions =
@@ -94,7 +95,9 @@ test('TypeScript: the declarations resolve for import and require and type the A
       gridSample({ data: ['a'], dims: [1, 1, 1] }, grid, { mode: 'nearest' });
       const names: readonly string[] = ['a'];
       gridSample({ data: names, dims: [1, 1, 1] }, grid, { mode: 'nearest' });
-      gridSample(x, grid, { out: new Float32Array(36) });
+      gridSample(x, grid, { out: new Float32Array(36), numThreads: 1 });
+      // @ts-expect-error: numThreads is a number
+      gridSample(x, grid, { numThreads: '2' });
       // @ts-expect-error: not an option (the ONNX attribute's spelling)
       gridSample(x, grid, { padding_mode: 'border' });
       // @ts-expect-error: not a mode
@@ -116,15 +119,16 @@ test('TypeScript: the declarations resolve for import and require and type the A
       affineGrid(made, [1, 1, 2, 2], { mode: 'nearest' });
       // @ts-expect-error: size holds integers
       affineGrid(made, ['1', '1', '2', '2']);
-      void [dims, type, data, steps, madeType];
+      void [dims, type, data, steps, madeType, threads];
     }
     void main;
   `;
   fs.writeFileSync(path.join(app, 'types_esm.mts'), use(
-      'import { init, gridSample, affineGrid, type AffineGridOptions, type DataType, ' +
-      "type GridSampleOptions, type TensorLike } from 'gridsample';"));
+      'import { init, gridSample, affineGrid, numThreads, type AffineGridOptions, ' +
+      "type DataType, type GridSampleOptions, type TensorLike } from 'gridsample';"));
   fs.writeFileSync(path.join(app, 'types_cjs.cts'), use(
-      "import gs = require('gridsample');\nconst { init, gridSample, affineGrid } = gs;\n" +
+      "import gs = require('gridsample');\n" +
+      'const { init, gridSample, affineGrid, numThreads } = gs;\n' +
       'type DataType = gs.DataType; type GridSampleOptions = gs.GridSampleOptions; ' +
       'type TensorLike = gs.TensorLike; type AffineGridOptions = gs.AffineGridOptions;'));
   fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({

@@ -1,8 +1,9 @@
-// The page: the spec example in the page, in a module worker that loads the .wasm itself, and
-// (when the page's URL says where the .wasm is, ?wasm=URL) in a worker given a compiled module.
-import { gridSample, init } from 'gridsample';
+// The page: the spec example and the threads' check in the page, in a module worker that loads
+// the .wasm itself, and (when the page's URL says where the .wasm is, ?wasm=URL) in a worker
+// given a compiled module.
+import { gridSample, init, numThreads } from 'gridsample';
 
-import { runExample } from './example.js';
+import { runExample, runThreads } from './example.js';
 
 function inWorker(message) {
   return new Promise((resolve) => {
@@ -29,8 +30,12 @@ async function main() {
     early = error.message;
   }
   results.early = early;
+  results.threadsBeforeInit = numThreads();
   await init();
   results.page = runExample(gridSample);
+  results.threads = runThreads(gridSample, numThreads);
+  results.isolated = self.crossOriginIsolated;
+  results.hardwareConcurrency = navigator.hardwareConcurrency;
   if (typeof Float16Array === 'function') {  // float16 X as a Float16Array (type from the array)
     const y = gridSample({ data: new Float16Array([1.5, -2.25, 4]), dims: [1, 1, 3] },
                          { data: new Float32Array([1, -1, 0]), dims: [1, 3, 1] },
@@ -42,6 +47,7 @@ async function main() {
   if (wasm) {
     const wasmModule = await WebAssembly.compileStreaming(fetch(wasm));
     results.workerWithModule = await inWorker({ wasmModule });
+    results.workerBadThread = await inWorker({ wasm, badThread: true });
   }
   return results;
 }

@@ -1,14 +1,17 @@
-// A module worker: init() (by itself, or from a WebAssembly.Module the page sends), then the
-// spec example.
-import { gridSample, init } from 'gridsample';
+// A module worker: init() (by itself, from a WebAssembly.Module the page sends, or with a
+// locateFile that sends the threads' workers to a script that is not there), then the spec
+// example and the threads' check.
+import { gridSample, init, numThreads } from 'gridsample';
 
-import { runExample } from './example.js';
+import { runExample, runThreads } from './example.js';
 
 self.onmessage = async (event) => {
   try {
-    await init(event.data && event.data.wasmModule ? { wasmModule: event.data.wasmModule } :
-                                                     undefined);
-    self.postMessage({ result: runExample(gridSample) });
+    const { wasmModule, wasm, badThread } = event.data || {};
+    const locateFile = (file) => (file.endsWith('.wasm') ? wasm : '/no-such-thread.mjs');
+    await init(wasmModule ? { wasmModule } : badThread ? { locateFile } : undefined);
+    self.postMessage({ result: runExample(gridSample), threads: runThreads(gridSample, numThreads),
+                       isolated: self.crossOriginIsolated });
   } catch (error) {
     self.postMessage({ error: String((error && error.stack) || error) });
   }

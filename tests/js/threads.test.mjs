@@ -1,0 +1,188 @@
+// Threads in Node.js (issue 21): init() starts a thread per CPU (worker_threads Workers running
+// the core's pool), every path's results are the same bit for bit at 1 thread and at all of
+// them (and the pool's threads did take work), the per-call numThreads, init({ numThreads }),
+// no thread or memory leak over 10,000 calls, and a call that grows the memory on every
+// thread. The hostile-input and memory suites (hostile.test.mjs, api.test.mjs) run threaded
+// too: init() there starts the same threads.
+import assert from 'node:assert/strict';
+import os from 'node:os';
+import path from 'node:path';
+import { before, describe, test } from 'node:test';
+
+import { gridSample, init, numThreads } from 'gridsample';
+
+import {
+  closeTo, dataDir, embindModule, heapInUse, instance, memoryBytes, readVectors, repo, scenario,
+  specExample,
+} from './helpers.mjs';
+
+before(() => init());
+
+const cpus = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
+const threaded = cpus > 1 ? false : 'one CPU: init() starts no threads by default';
+
+const bytes = (array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+
+// Deterministic values in [-scale, scale) (a sine hash), with NaN at every `nanEvery`-th.
+function values(Array_, count, scale, nanEvery = 0) {
+  const array = new Array_(count);
+  for (let i = 0; i < count; ++i) {
+    const v = (Math.sin(i * 12.9898 + count) * 43758.5453) % 1;
+    array[i] = nanEvery && i % nanEvery === nanEvery - 1 ? NaN : v * scale;
+  }
+  return array;
+}
+const bits = (count, mask) => Uint16Array.from({ length: count }, (_, i) => (i * 7919) % mask);
+
+// Calls large enough for the core to spread over threads (at least 2^16 weighted taps), one
+// for each of its paths and kinds of sums.
+const CASES = [
+  ['linear pairs, float32, zeros', [1, 3, 150, 160], [1, 140, 170, 2], {}],
+  ['channels-last, float32, 20 channels', [1, 20, 60, 70], [1, 64, 72, 2],
+   { paddingMode: 'border' }],
+  ['channels-last, bfloat16', [1, 16, 40, 50], [1, 48, 48, 2], {}, 'bfloat16'],
+  ['cubic quads, float32, reflection', [2, 4, 64, 70], [2, 60, 66, 2],
+   { mode: 'cubic', paddingMode: 'reflection', alignCorners: true }],
+  ['nearest, float32, border', [1, 3, 128, 128], [1, 300, 256, 2],
+   { mode: 'nearest', paddingMode: 'border' }],
+  ['linear pairs, uint8 (exact integers)', [1, 3, 128, 140], [1, 130, 128, 2],
+   { paddingMode: 'border' }, 'uint8'],
+  ['linear pairs, float16', [1, 4, 100, 90], [1, 96, 100, 2], {}, 'float16'],
+  ['generic, float64, 3-D', [1, 2, 20, 22, 24], [1, 24, 24, 24, 3], {}, 'float64'],
+  ['generic, int32 cubic (exact integers)', [1, 2, 40, 44], [1, 64, 64, 2],
+   { mode: 'cubic' }, 'int32'],
+  ['pixel pairs, RGBA uint8, channels-last', [1, 150, 160, 4], [1, 140, 170, 2],
+   { layout: 'channels-last', paddingMode: 'border' }, 'uint8'],
+  ['pixel pairs, RGB float32, channels-last', [1, 150, 160, 3], [1, 140, 170, 2],
+   { layout: 'channels-last' }],
+  ['channels-last X as it is, float32, 8 channels', [1, 60, 70, 8], [1, 64, 72, 2],
+   { layout: 'channels-last', mode: 'cubic' }],
+  ['nearest, uint8, 5 channels, channels-last', [1, 90, 100, 5], [1, 128, 128, 2],
+   { layout: 'channels-last', mode: 'nearest' }, 'uint8'],
+];
+
+function tensors([, xDims, gridDims, , type = 'float32']) {
+  const count = xDims.reduce((a, b) => a * b, 1);
+  const gridCount = gridDims.reduce((a, b) => a * b, 1);
+  const data = {
+    float32: () => values(Float32Array, count, 8),
+    float64: () => values(Float64Array, count, 8),
+    uint8: () => Uint8Array.from(values(Float32Array, count, 255), Math.abs),
+    int32: () => Int32Array.from(values(Float32Array, count, 2 ** 30), Math.trunc),
+    float16: () => bits(count, 0x7c00),
+    bfloat16: () => bits(count, 0x7f80),
+  }[type]();
+  return [{ data, dims: xDims, type },
+          { data: values(Float32Array, gridCount, 1.2, 97), dims: gridDims }];
+}
+
+describe('threads in Node.js', () => {
+  test('init() starts a thread per CPU, each past the first a worker of its own', () => {
+    assert.equal(numThreads(), Math.min(cpus, 64));
+    assert.equal(instance().workers.length, numThreads() - 1);
+  });
+
+  describe('every path: the same bits at 1 thread and at all of them', { skip: threaded }, () => {
+    for (const spec of CASES) {
+      test(spec[0], () => {
+        const [x, grid] = tensors(spec);
+        const one = gridSample(x, grid, { ...spec[3], numThreads: 1 });
+        // The pool's threads must have taken part: a call may end before they wake up, on a
+        // busy machine, so it is repeated until they have.
+        const taken = embindModule().itemsTakenByPool();
+        let all;
+        for (let i = 0; i < 50 && embindModule().itemsTakenByPool() === taken; ++i) {
+          all = gridSample(x, grid, spec[3]);
+          assert.deepEqual(bytes(all.data), bytes(one.data), `call ${i}`);
+        }
+        assert.ok(embindModule().itemsTakenByPool() > taken, 'the pool took no work');
+        assert.deepEqual(all.dims, one.dims);
+      });
+    }
+  });
+
+  test('the reference vectors at 1 thread and at all of them', () => {
+    for (const file of ['reference_vectors.txt', 'golden.txt']) {
+      for (const { x, grid, attrs } of readVectors(path.join(dataDir, file))) {
+        const options = { mode: attrs.mode, paddingMode: attrs.padding,
+                          alignCorners: attrs.alignCorners };
+        const one = gridSample(x, grid, { ...options, numThreads: 1 });
+        const all = gridSample(x, grid, { ...options, numThreads: numThreads() });
+        if (x.type === 'string') assert.deepEqual(all.data, one.data);
+        else assert.deepEqual(bytes(all.data), bytes(one.data));
+      }
+    }
+  });
+
+  test('no thread or memory leak over 10,000 calls at 1 thread and at all', () => {
+    const [x, grid] = tensors(['', [1, 2, 48, 48], [1, 128, 128, 2], {}]);
+    const out = new Float32Array(2 * 128 * 128);
+    const { y } = specExample();
+    const workers = instance().workers.slice();
+    const calls = (count) => {
+      for (let i = 0; i < count; ++i) {
+        switch (i % 4) {
+          case 0: gridSample(x, grid); break;
+          case 1: gridSample(x, grid, { out, numThreads: 1 }); break;
+          case 2: gridSample(x, grid, { out, mode: 'cubic', paddingMode: 'reflection' }); break;
+          default: assert.throws(() => gridSample(x, grid, { mode: 'area' }), RangeError);
+        }
+      }
+    };
+    // Warm-up: the pool's queue of jobs settles on the blocks it keeps.
+    calls(2000);
+    const heapBefore = heapInUse();
+    const memoryBefore = memoryBytes();
+    const taken = embindModule().itemsTakenByPool();
+    calls(10000);
+    assert.equal(heapInUse(), heapBefore);
+    assert.equal(memoryBytes(), memoryBefore);
+    assert.deepEqual(instance().workers, workers, 'no worker made or lost');
+    if (!threaded) assert.ok(embindModule().itemsTakenByPool() > taken, 'the pool took work');
+    assert.ok(closeTo(gridSample(specExample().x, specExample().grid).data, y));
+  });
+
+  test('a call that grows the memory, on every thread, gives the bits of 1 thread', () => {
+    // X of 56 MiB: the memory grows before the threads sample it, and they sample it all.
+    const side = 3840;
+    const data = values(Float32Array, side * side, 1000);
+    const x = { data, dims: [1, 1, side, side] };
+    const grid = { data: values(Float32Array, 256 * 256 * 2, 1.1), dims: [1, 256, 256, 2] };
+    const before = memoryBytes();
+    const all = gridSample(x, grid, { mode: 'cubic' });
+    assert.ok(memoryBytes() > before, 'the memory grew');
+    const one = gridSample(x, grid, { mode: 'cubic', numThreads: 1 });
+    assert.deepEqual(bytes(all.data), bytes(one.data));
+  });
+});
+
+describe('init({ numThreads }) (each in a process of its own)', () => {
+  const NODE_ESM = `import * as gs from 'gridsample';
+    import { instance } from ${JSON.stringify(path.join(repo, 'tests', 'js', 'helpers.mjs'))};`;
+  for (const wanted of [1, 4]) {
+    test(`numThreads ${wanted}: ${wanted - 1} workers running when init() resolves`, async () => {
+      // What a thread does as it starts is over by then: the heap stays as init() left it.
+      const result = await scenario(NODE_ESM, `
+        const before = gs.numThreads();
+        await gs.init({ numThreads: ${wanted} });
+        const heap = instance().module.heapInUse();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        console.log(JSON.stringify({ before, threads: gs.numThreads(),
+                                     workers: instance().workers.length,
+                                     heapGrew: instance().module.heapInUse() - heap,
+                                     row: example() }));
+      `);
+      assert.deepEqual(result, { before: 0, threads: wanted, workers: wanted - 1, heapGrew: 0,
+                                 row: [0, 0.15, 0.55, 0.95, 1.35, 0.75] });
+    });
+  }
+
+  test('import and require share the threads; the process ends while they idle', async () => {
+    const result = await scenario(`const gs = require('gridsample');`, `
+      await gs.init({ numThreads: 2 });
+      const esm = await import('gridsample');
+      console.log(JSON.stringify({ threads: esm.numThreads(), row: example() }));
+    `, { cjs: true });
+    assert.deepEqual(result, { threads: 2, row: [0, 0.15, 0.55, 0.95, 1.35, 0.75] });
+  });
+});
