@@ -45,10 +45,12 @@ inline constexpr size_t kLastSumsPitch = kLastChunk + kMaxFloatLanes;
 inline constexpr size_t kToLastBlock = 256;
 
 // The widest square block Transpose moves in registers, per target (a macro, so that other
-// targets never compile the 256-bit code): 8 where vectors have 256 bits or more, 4 on
+// targets never compile the wider code): 16 with 512-bit vectors, 8 with 256-bit ones, 4 on
 // 128-bit targets, 1 (element by element) where vectors are scalable or scalar.
 #undef GRIDSAMPLE_TRANSPOSE_BLOCK
-#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+#define GRIDSAMPLE_TRANSPOSE_BLOCK 16
+#elif HWY_TARGET == HWY_AVX2
 #define GRIDSAMPLE_TRANSPOSE_BLOCK 8
 #elif HWY_HAVE_SCALABLE || HWY_TARGET == HWY_SCALAR
 #define GRIDSAMPLE_TRANSPOSE_BLOCK 1
@@ -75,7 +77,7 @@ HWY_INLINE void Transpose4x4(const float* HWY_RESTRICT src, size_t src_pitch,
 }
 #endif
 
-#if GRIDSAMPLE_TRANSPOSE_BLOCK == 8
+#if GRIDSAMPLE_TRANSPOSE_BLOCK >= 8
 // dst[c * dst_pitch + j] = src[j * src_pitch + c] for j, c < 8, in 256-bit vectors: a 4x4
 // transposition within each 128-bit half (columns c and c + 4 side by side, rows 0-3 and 4-7
 // apart), then the halves swapped across. 40 instructions where four 4x4 blocks take 64, and
@@ -107,6 +109,46 @@ HWY_INLINE void Transpose8x8(const float* HWY_RESTRICT src, size_t src_pitch,
 }
 #endif
 
+#if GRIDSAMPLE_TRANSPOSE_BLOCK == 16
+// dst[c * dst_pitch + j] = src[j * src_pitch + c] for j, c < 16, in 512-bit vectors: a 4x4
+// transposition within each 128-bit block (as Transpose8x8), then one of the 4x4 blocks across
+// the vectors. Each load and store is a whole 64-byte row, so a row a power of two apart from
+// the others is read or written once, whole.
+HWY_INLINE void Transpose16x16(const float* HWY_RESTRICT src, size_t src_pitch,
+                               float* HWY_RESTRICT dst, size_t dst_pitch) {
+  const hn::Full512<float> d;
+  const hn::Repartition<double, decltype(d)> dd;
+  using V = hn::Vec<decltype(d)>;
+  V pairs[16];  // rows 2k, 2k+1 interleaved: per block b, columns 4b, 4b+1 (even) or +2, +3
+  for (size_t k = 0; k < 8; ++k) {
+    const V even = hn::LoadU(d, src + 2 * k * src_pitch);
+    const V odd = hn::LoadU(d, src + (2 * k + 1) * src_pitch);
+    pairs[2 * k] = hn::InterleaveLower(d, even, odd);
+    pairs[2 * k + 1] = hn::InterleaveUpper(d, even, odd);
+  }
+  V quads[16];  // [4k + m], block b: column 4b + m of rows 4k..4k+3
+  for (size_t k = 0; k < 4; ++k) {
+    for (size_t half = 0; half < 2; ++half) {
+      const auto low = hn::BitCast(dd, pairs[4 * k + half]);
+      const auto high = hn::BitCast(dd, pairs[4 * k + 2 + half]);
+      quads[4 * k + 2 * half] = hn::BitCast(d, hn::InterleaveLower(dd, low, high));
+      quads[4 * k + 2 * half + 1] = hn::BitCast(d, hn::InterleaveUpper(dd, low, high));
+    }
+  }
+  for (size_t m = 0; m < 4; ++m) {
+    const V a = quads[m], b = quads[4 + m], c = quads[8 + m], e = quads[12 + m];
+    const V ab_even = hn::OddEvenBlocks(hn::SwapAdjacentBlocks(b), a);  // a0 b0 a2 b2
+    const V ab_odd = hn::OddEvenBlocks(b, hn::SwapAdjacentBlocks(a));   // a1 b1 a3 b3
+    const V ce_even = hn::OddEvenBlocks(hn::SwapAdjacentBlocks(e), c);
+    const V ce_odd = hn::OddEvenBlocks(e, hn::SwapAdjacentBlocks(c));
+    hn::StoreU(hn::ConcatLowerLower(d, ce_even, ab_even), d, dst + m * dst_pitch);
+    hn::StoreU(hn::ConcatLowerLower(d, ce_odd, ab_odd), d, dst + (4 + m) * dst_pitch);
+    hn::StoreU(hn::ConcatUpperUpper(d, ce_even, ab_even), d, dst + (8 + m) * dst_pitch);
+    hn::StoreU(hn::ConcatUpperUpper(d, ce_odd, ab_odd), d, dst + (12 + m) * dst_pitch);
+  }
+}
+#endif
+
 // dst[c * dst_pitch + j] = src[j * src_pitch + c] for j < rows, c < columns, in the widest
 // square blocks that fit (of at most kMaxBlock), then element by element. Each row of dst is
 // written whole before the next rows: dst's rows may be a power of two apart (the output's
@@ -115,7 +157,20 @@ template <size_t kMaxBlock = GRIDSAMPLE_TRANSPOSE_BLOCK>
 HWY_INLINE void Transpose(const float* HWY_RESTRICT src, size_t src_pitch, size_t rows,
                           size_t columns, float* HWY_RESTRICT dst, size_t dst_pitch) {
   size_t c = 0;
-#if GRIDSAMPLE_TRANSPOSE_BLOCK == 8
+#if GRIDSAMPLE_TRANSPOSE_BLOCK == 16
+  if constexpr (kMaxBlock >= 16) {
+    for (; c + 16 <= columns; c += 16) {
+      size_t j = 0;
+      for (; j + 16 <= rows; j += 16) {
+        Transpose16x16(src + j * src_pitch + c, src_pitch, dst + c * dst_pitch + j, dst_pitch);
+      }
+      // The rows left of these 16 columns.
+      Transpose<8>(src + j * src_pitch + c, src_pitch, rows - j, 16, dst + c * dst_pitch + j,
+                   dst_pitch);
+    }
+  }
+#endif
+#if GRIDSAMPLE_TRANSPOSE_BLOCK >= 8
   if constexpr (kMaxBlock >= 8) {
     for (; c + 8 <= columns; c += 8) {
       size_t j = 0;
@@ -292,8 +347,8 @@ HWY_NOINLINE void StoreBlock(const float* HWY_RESTRICT sums, size_t n, size_t wi
                              size_t at, size_t out_pitch) {
   auto* first = static_cast<typename PairFormat<K>::Element*>(out) + at;
   if constexpr (K == PairKind::kF32) {
-    // 4x4 blocks: 8 output planes written at once (a power of two apart) evicted each other's
-    // lines and were slower (docs/benchmarks.md).
+    // 4x4 blocks: 8 or 16 output planes written at once (a power of two apart) evicted each
+    // other's lines and were slower (docs/benchmarks.md).
     Transpose<4>(sums, kLastSumsPitch, n, width, first, out_pitch);
   } else {  // one plane at a time through L1, converted in vectors
     const hn::ScalableTag<float> d;

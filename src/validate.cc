@@ -130,15 +130,17 @@ Status CheckGridDType(const char* name, DType dtype, const char* what) {
                                                " is not " + what + " (" + GridDTypeNames() + ")");
 }
 
-// An output view of exactly the computed shape; `form` names its axes in the message.
+// An output view of exactly the computed shape; `form` names its axes in the message (made only
+// for the message: a call's validation costs as much as sampling the smallest inputs).
+template <class Form>
 Status CheckOutputShape(const char* name, const MutableTensorView& view,
-                        const std::vector<int64_t>& shape, const std::string& form) {
+                        const std::vector<int64_t>& shape, Form form) {
   int64_t count = 0;
   Status status = CheckShape(name, view.shape, view.rank, &count);
   if (!status.ok()) return status;
   if (!std::equal(shape.begin(), shape.end(), view.shape, view.shape + view.rank)) {
     return Invalid(std::string(name) + ": shape " + ShapeString(view.shape, view.rank) +
-                   " must be " + ShapeString(shape.data(), shape.size()) + " " + form);
+                   " must be " + ShapeString(shape.data(), shape.size()) + " " + form());
   }
   return Status::Ok();
 }
@@ -288,7 +290,8 @@ Status Validate(const TensorView& x, const TensorView& grid, const MutableTensor
   if (!status.ok()) return status;
   status = CheckShapes(x.shape, x.rank, grid.shape, grid.rank, options.layout, p);
   if (!status.ok()) return status;
-  status = CheckOutputShape("y", y, p->y_shape, LayoutForm(options.layout, "_out"));
+  status = CheckOutputShape("y", y, p->y_shape,
+                            [&options] { return LayoutForm(options.layout, "_out"); });
   if (!status.ok()) return status;
   if (x.dtype == DType::kString && options.mode != Mode::kNearest) {
     return Status(StatusCode::kUnsupported,
@@ -364,8 +367,9 @@ Status ValidateAffineGrid(const TensorView& theta, const int64_t* size, size_t s
   if (!status.ok()) return status;
   status = CheckAffineShapes(theta.shape, theta.rank, size, size_length, p);
   if (!status.ok()) return status;
-  status = CheckOutputShape("grid", grid, p->grid_shape,
-                            p->rank == 2 ? "(N, H, W, 2)" : "(N, D, H, W, 3)");
+  status = CheckOutputShape("grid", grid, p->grid_shape, [p] {
+    return std::string(p->rank == 2 ? "(N, H, W, 2)" : "(N, D, H, W, 3)");
+  });
   if (!status.ok()) return status;
   return CheckBuffers({{"theta", theta.dtype, theta.data, p->theta_count},
                        {"grid", grid.dtype, grid.data, p->grid_count}});
