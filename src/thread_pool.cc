@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -39,6 +40,35 @@ namespace {
 
 std::atomic<size_t> items_taken_by_pool{0};
 
+// How long a thread spins on an atomic before it sleeps on a condition variable, both a worker
+// awaiting the next job and a caller awaiting its job's last items. Waking a sleeping thread
+// costs tens of microseconds (more in a virtual machine, where the wake-up interrupts the
+// hypervisor), as much as a call's whole share of work on mid-sized images: W1 gained nothing
+// from a second thread while its two calls into the pool slept and woke (docs/benchmarks.md).
+constexpr std::chrono::microseconds kSpin{200};
+
+// A hint that this thread spins: the core's other hyperthread, if any, runs meanwhile.
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Spins until ready() or kSpin has passed; returns ready().
+template <class Ready>
+bool SpinUntil(Ready ready) {
+  const auto deadline = std::chrono::steady_clock::now() + kSpin;
+  for (;;) {
+    for (int i = 0; i < 64; ++i) {
+      if (ready()) return true;
+      CpuRelax();
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return ready();
+  }
+}
+
 // One ParallelFor call. Items are claimed one at a time from `next`, so threads that join
 // late or run slower simply take fewer items.
 struct Job {
@@ -47,8 +77,8 @@ struct Job {
   size_t max_workers;
   std::atomic<size_t> next{0};
   std::atomic<size_t> workers{1};  // the caller is worker 0
-  size_t done = 0;                 // guarded by mutex
-  std::mutex mutex;
+  std::atomic<size_t> done{0};
+  std::mutex mutex;  // for `finished` only: `done` is read without it while the caller spins
   std::condition_variable finished;
 
   // Runs items until none is left, counting each in `taken` (if given) before it runs;
@@ -62,10 +92,16 @@ struct Job {
     return ran;
   }
   void Finish(size_t ran) {
-    if (ran == 0) return;
-    std::lock_guard<std::mutex> lock(mutex);
-    done += ran;
-    if (done == items) finished.notify_all();
+    if (ran == 0 || done.fetch_add(ran) + ran != items) return;
+    std::lock_guard<std::mutex> lock(mutex);  // the caller checks `done` under it, then sleeps
+    finished.notify_all();
+  }
+  // Returns once every item is done: spinning first, then asleep.
+  void Await() {
+    const auto all_done = [this] { return done.load() == items; };
+    if (SpinUntil(all_done)) return;
+    std::unique_lock<std::mutex> lock(mutex);
+    finished.wait(lock, all_done);
   }
 };
 
@@ -92,11 +128,14 @@ class Pool {
   ~Pool() { Stop(); }
 
   void Submit(const std::shared_ptr<Job>& job) {
+    bool sleepers;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       queue_.push_back(job);
+      queued_.store(queue_.size(), std::memory_order_relaxed);
+      sleepers = sleeping_ > 0;
     }
-    wake_.notify_all();
+    if (sleepers) wake_.notify_all();  // spinning workers see queued_ without it
   }
 
   // Takes out a job whose items have all been claimed, if no worker has yet: on a busy
@@ -106,6 +145,7 @@ class Pool {
     std::lock_guard<std::mutex> lock(mutex_);
     const auto found = std::find(queue_.begin(), queue_.end(), job);
     if (found != queue_.end()) queue_.erase(found);
+    queued_.store(queue_.size(), std::memory_order_relaxed);
   }
 
  private:
@@ -118,15 +158,19 @@ class Pool {
     for (;;) {
       std::shared_ptr<Job> job;
       size_t worker = 0;
+      SpinUntil([this] { return queued_.load(std::memory_order_relaxed) > 0; });
       {
         std::unique_lock<std::mutex> lock(mutex_);
+        ++sleeping_;
         wake_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+        --sleeping_;
         if (stop_) return;
         job = queue_.front();
         worker = job->workers.fetch_add(1);
         // A job leaves the queue once it has all the workers it may use or no items left.
         if (worker + 1 >= job->max_workers || job->next.load() >= job->items) {
           queue_.pop_front();
+          queued_.store(queue_.size(), std::memory_order_relaxed);
         }
         if (worker >= job->max_workers) continue;
       }
@@ -147,8 +191,10 @@ class Pool {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::shared_ptr<Job>> queue_;
+  std::atomic<size_t> queued_{0};  // queue_.size(), for the spinning workers
   bool stop_ = false;
-  size_t running_ = 0;  // threads that have started Work
+  size_t running_ = 0;   // threads that have started Work
+  size_t sleeping_ = 0;  // threads waiting on wake_
 };
 
 Pool& SharedPool() {
@@ -194,8 +240,7 @@ void ParallelFor(size_t items, size_t threads,
   SharedPool().Submit(job);
   job->Finish(job->Drain(0));
   SharedPool().Withdraw(job);
-  std::unique_lock<std::mutex> lock(job->mutex);
-  job->finished.wait(lock, [&] { return job->done == job->items; });
+  job->Await();
 #endif
 }
 
