@@ -202,6 +202,8 @@ function speedUp(subject, peer) {
 const platformTitle = { native: 'Native', wasm: 'WebAssembly' };
 const threadTitle = (threads) => (threads === 1 ? '1 thread'
   : threads === allThreads ? `all ${threads} threads` : `${threads} threads`);
+const threadLabel = (threads) =>
+  (threads === 1 ? '1T' : threads === allThreads ? 'all-T' : `${threads}T`);
 // A Markdown table whose first `text` columns are left-aligned, the others (numbers) right.
 const tableLines = (header, rows, text = 2) => [
   `| ${header.join(' | ')} |`,
@@ -356,8 +358,8 @@ for (const platform of platforms) {
     const label = threadLabel(threads);
     head.push(`fresh ${label} ms`, `out ${label} ms`, `fresh/out ${label}`);
   }
-  lines.push('', `${subject.name}: a fresh output per call (as above) against \`out\` reused ` +
-             '(both from the same round)', '', `| ${head.join(' | ')} |`,
+  lines.push('', `### ${subject.name}: a fresh output per call (as above) against \`out\` ` +
+             'reused (both from the same round)', '', `| ${head.join(' | ')} |`,
              `|${head.map((_, i) => (i < 1 ? ' --- ' : ' ---: ')).join('|')}|`);
   for (const w of table.workloads) {
     const row = [w.id];
