@@ -149,53 +149,49 @@ HWY_INLINE void Transpose16x16(const float* HWY_RESTRICT src, size_t src_pitch,
 }
 #endif
 
+// One square block of kBlock rows and columns (a size this target has: 16, 8 or 4).
+template <size_t kBlock>
+HWY_INLINE void TransposeBlock(const float* HWY_RESTRICT src, size_t src_pitch,
+                               float* HWY_RESTRICT dst, size_t dst_pitch) {
+  static_assert(kBlock >= 4 && kBlock <= GRIDSAMPLE_TRANSPOSE_BLOCK, "a block this target has");
+#if GRIDSAMPLE_TRANSPOSE_BLOCK == 16
+  if constexpr (kBlock == 16) Transpose16x16(src, src_pitch, dst, dst_pitch);
+#endif
+#if GRIDSAMPLE_TRANSPOSE_BLOCK >= 8
+  if constexpr (kBlock == 8) Transpose8x8(src, src_pitch, dst, dst_pitch);
+#endif
+#if GRIDSAMPLE_TRANSPOSE_BLOCK >= 4
+  if constexpr (kBlock == 4) Transpose4x4(src, src_pitch, dst, dst_pitch);
+#endif
+}
+
 // dst[c * dst_pitch + j] = src[j * src_pitch + c] for j < rows, c < columns, in the widest
-// square blocks that fit (of at most kMaxBlock), then element by element. Each row of dst is
-// written whole before the next rows: dst's rows may be a power of two apart (the output's
-// planes), and revisiting them would evict lines before they are complete.
+// square blocks that fit (of at most kMaxBlock), then in halves of them, then element by
+// element. Each row of dst is written whole before the next rows: dst's rows may be a power of
+// two apart (the output's planes), and revisiting them would evict lines before they are
+// complete.
 template <size_t kMaxBlock = GRIDSAMPLE_TRANSPOSE_BLOCK>
 HWY_INLINE void Transpose(const float* HWY_RESTRICT src, size_t src_pitch, size_t rows,
                           size_t columns, float* HWY_RESTRICT dst, size_t dst_pitch) {
-  size_t c = 0;
-#if GRIDSAMPLE_TRANSPOSE_BLOCK == 16
-  if constexpr (kMaxBlock >= 16) {
-    for (; c + 16 <= columns; c += 16) {
+  constexpr size_t kBlock = std::min<size_t>(kMaxBlock, GRIDSAMPLE_TRANSPOSE_BLOCK);
+  if constexpr (kBlock >= 4) {
+    size_t c = 0;
+    for (; c + kBlock <= columns; c += kBlock) {
       size_t j = 0;
-      for (; j + 16 <= rows; j += 16) {
-        Transpose16x16(src + j * src_pitch + c, src_pitch, dst + c * dst_pitch + j, dst_pitch);
+      for (; j + kBlock <= rows; j += kBlock) {
+        TransposeBlock<kBlock>(src + j * src_pitch + c, src_pitch, dst + c * dst_pitch + j,
+                               dst_pitch);
       }
-      // The rows left of these 16 columns.
-      Transpose<8>(src + j * src_pitch + c, src_pitch, rows - j, 16, dst + c * dst_pitch + j,
-                   dst_pitch);
+      // The rows left of these columns.
+      Transpose<kBlock / 2>(src + j * src_pitch + c, src_pitch, rows - j, kBlock,
+                            dst + c * dst_pitch + j, dst_pitch);
     }
-  }
-#endif
-#if GRIDSAMPLE_TRANSPOSE_BLOCK >= 8
-  if constexpr (kMaxBlock >= 8) {
-    for (; c + 8 <= columns; c += 8) {
-      size_t j = 0;
-      for (; j + 8 <= rows; j += 8) {
-        Transpose8x8(src + j * src_pitch + c, src_pitch, dst + c * dst_pitch + j, dst_pitch);
-      }
-      // The rows left of these 8 columns.
-      Transpose<4>(src + j * src_pitch + c, src_pitch, rows - j, 8, dst + c * dst_pitch + j,
-                   dst_pitch);
+    Transpose<kBlock / 2>(src + c, src_pitch, rows, columns - c, dst + c * dst_pitch,
+                          dst_pitch);  // the columns left
+  } else {
+    for (size_t c = 0; c < columns; ++c) {
+      for (size_t j = 0; j < rows; ++j) dst[c * dst_pitch + j] = src[j * src_pitch + c];
     }
-  }
-#endif
-#if GRIDSAMPLE_TRANSPOSE_BLOCK >= 4
-  const size_t whole_rows = rows / 4 * 4;
-  for (; c + 4 <= columns; c += 4) {
-    for (size_t j = 0; j < whole_rows; j += 4) {
-      Transpose4x4(src + j * src_pitch + c, src_pitch, dst + c * dst_pitch + j, dst_pitch);
-    }
-    for (size_t k = c; k < c + 4; ++k) {
-      for (size_t j = whole_rows; j < rows; ++j) dst[k * dst_pitch + j] = src[j * src_pitch + k];
-    }
-  }
-#endif
-  for (; c < columns; ++c) {
-    for (size_t j = 0; j < rows; ++j) dst[c * dst_pitch + j] = src[j * src_pitch + c];
   }
 }
 

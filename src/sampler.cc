@@ -66,6 +66,10 @@ struct Tuning {
   // item's input passes this many bytes: larger inputs leave the caches, and smaller ones stay
   // there, where the prefetches cost a tenth more time (4 MB of RGBA: 4% more).
   static constexpr size_t kPrefetchInput = size_t{8} << 20;
+  // The generic and nearest paths split channels over threads from this many per thread: two
+  // threads splitting locations each read every input plane (W5 at 2 threads was slower than
+  // at 1), and a block of channels shares its tile's plan.
+  static constexpr size_t kChannelBlocks = 4;
 };
 
 size_t RoundUp(size_t n, size_t block) { return (n + block - 1) / block * block; }
@@ -176,6 +180,9 @@ struct Scratch {
   float* row_weights = nullptr;      // [row][element of the window][location]
   float* grid_values = nullptr;      // [location][axis]: a float16/bfloat16 grid as float32
   AlignedRow<unsigned char> memory;  // all of the rows above
+  // The tile the plan above is for (batch item, first location): with channel blocks, a
+  // worker plans a tile once for the blocks of it that it samples in a row.
+  int64_t planned_n = -1, planned_l0 = -1;
 
   // One block for every row, each aligned for the kernels: a small call's cost is mostly
   // allocation. Uninitialised (no per-call memset): every entry is written before it is read.
@@ -474,14 +481,14 @@ void SamplePixelPairsTile(const CallSetup& setup, const void* grid, const void* 
 // Samples every channel of one planned tile.
 template <DType XD, typename C>
 void SampleTile(const CallSetup& setup, const void* x, void* y, int64_t n, int64_t l0,
-                size_t count, Scratch<C>* s) {
+                size_t count, int64_t c0, int64_t c1, Scratch<C>* s) {
   using XT = Traits<XD>;
   using Storage = typename XT::Storage;
   const Problem& p = *setup.problem;
   const size_t pitch = setup.tile;
   // The plan's offsets count pixels; a channel's pixels are `step` elements apart.
   const int64_t step = setup.pixel_step;
-  for (int64_t c = 0; c < p.channels; ++c) {
+  for (int64_t c = c0; c < c1; ++c) {
     const Storage* plane = static_cast<const Storage*>(x) + ChannelStart(p, n, c, p.in_plane);
     Storage* out = static_cast<Storage*>(y) + ChannelStart(p, n, c, p.out_plane) + l0 * step;
     if (setup.options.mode == Mode::kNearest) {
@@ -542,6 +549,7 @@ struct PathChoice {
   bool prefetch;           // the (pixel) pair path prefetches its windows as it plans
   size_t tile;             // locations per tile, a multiple of kRowBlock
   size_t threads;
+  size_t channel_blocks;   // work items split each tile's channels in this many blocks
 };
 
 // What the dtypes of a call allow (PathTypesOf): the paths' element kinds and grid types.
@@ -598,7 +606,7 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
   at(SamplerPath::kPixelPairs) = last && pairs_fit && PixelPairsTake(types.pair_kind, channels);
   // The fastest that can, as measured (Tuning), unless a test forces one that can. For
   // channels-last X, the kernels that read pixels beat the generic path whatever the sizes.
-  PathChoice choice{SamplerPath::kGeneric, 0, false, false, 0, 0};
+  PathChoice choice{SamplerPath::kGeneric, 0, false, false, 0, 0, 1};
   for (SamplerPath path : {SamplerPath::kNearestPlan, SamplerPath::kPairs, SamplerPath::kQuads}) {
     if (at(path)) choice.path = path;
   }
@@ -622,13 +630,19 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
   size_t threads = options.num_threads == 0 ? HardwareThreads()
                                             : static_cast<size_t>(options.num_threads);
   if (work < Tuning::kParallelThreshold) threads = 1;
+  // On the generic and nearest paths, whose tiles read every input plane, threads split the
+  // channels rather than the locations where there are enough of them (kChannelBlocks).
+  if (!IsWindowPath(choice.path) && threads > 1 &&
+      static_cast<size_t>(p.channels) >= Tuning::kChannelBlocks * threads) {
+    choice.channel_blocks = std::min(threads, HardwareThreads());
+  }
   // Tiles as large as the plan budget allows, but small enough that every thread gets a few
   // (a batch of one image must still spread over the threads).
   size_t tile = IsWindowPath(choice.path)
                     ? Tuning::kWindowPlanBudget / combinations
                     : std::max<size_t>(Tuning::kPlanBudget / combinations, 1);
   const size_t per_batch = static_cast<size_t>(p.out_plane);
-  const size_t wanted_items = 4 * threads;
+  const size_t wanted_items = (4 * threads + choice.channel_blocks - 1) / choice.channel_blocks;
   if (threads > 1 && static_cast<size_t>(p.batch) < wanted_items) {
     const size_t per_item =
         (static_cast<size_t>(p.batch) * per_batch + wanted_items - 1) / wanted_items;
@@ -636,7 +650,7 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
   }
   choice.tile = RoundUp(std::min(tile, per_batch), kRowBlock);
   const size_t tiles = static_cast<size_t>(p.batch) * ((per_batch + choice.tile - 1) / choice.tile);
-  choice.threads = std::min(threads, tiles);
+  choice.threads = std::min(threads, tiles * choice.channel_blocks);
   return choice;
 }
 
@@ -720,11 +734,12 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
       });
       setup.pixels_batch = n0;
     }
-    const size_t items = static_cast<size_t>(batch_items * setup.tiles_per_batch);
+    const size_t blocks = choice.channel_blocks;
+    const size_t items = static_cast<size_t>(batch_items * setup.tiles_per_batch) * blocks;
     ParallelFor(items, std::min(threads, items), [&](size_t item, size_t worker) {
-      const int64_t n = n0 + static_cast<int64_t>(item) / setup.tiles_per_batch;
-      const int64_t l0 = static_cast<int64_t>(item) % setup.tiles_per_batch *
-                         static_cast<int64_t>(setup.tile);
+      const int64_t tile = static_cast<int64_t>(item / blocks);
+      const int64_t n = n0 + tile / setup.tiles_per_batch;
+      const int64_t l0 = tile % setup.tiles_per_batch * static_cast<int64_t>(setup.tile);
       const size_t count = static_cast<size_t>(
           std::min<int64_t>(static_cast<int64_t>(setup.tile), p.out_plane - l0));
       if constexpr (kWindowTypes) {
@@ -749,8 +764,16 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
           return;
         }
       }
-      PlanTile<GD>(setup, grid.data, n, l0, count, &scratch[worker]);
-      SampleTile<XD>(setup, x.data, y.data, n, l0, count, &scratch[worker]);
+      Scratch<C>& s = scratch[worker];
+      if (s.planned_n != n || s.planned_l0 != l0) {
+        PlanTile<GD>(setup, grid.data, n, l0, count, &s);
+        s.planned_n = n;
+        s.planned_l0 = l0;
+      }
+      const size_t block = item % blocks;
+      const int64_t c0 = static_cast<int64_t>(block * channels / blocks);
+      const int64_t c1 = static_cast<int64_t>((block + 1) * channels / blocks);
+      SampleTile<XD>(setup, x.data, y.data, n, l0, count, c0, c1, &s);
     });
   }
 }

@@ -339,5 +339,32 @@ TEST_CASE("Results do not depend on the thread count", "[sampler]") {
   }
 }
 
+TEST_CASE("Threads splitting channels give the bits of one thread", "[sampler]") {
+  // The generic path (cubic uint8) and the nearest plan split 13 channels into blocks of 6 and
+  // 7 (or 4, 4, 5) when 2 or 3 threads run; linear uint8 takes the pair path, which splits
+  // locations.
+  std::mt19937_64 rng(6);
+  test::AnyTensor x(DType::kUInt8, {2, 13, 30, 31});
+  for (size_t i = 0; i < x.size(); ++i) x.Set(i, std::uniform_int_distribution<>(0, 255)(rng));
+  test::AnyTensor grid(DType::kFloat32, {2, 40, 41, 2});
+  for (size_t i = 0; i < grid.size(); ++i) {
+    grid.Set(i, std::uniform_real_distribution<>(-1.2, 1.2)(rng));
+  }
+  for (Mode mode : {Mode::kLinear, Mode::kNearest, Mode::kCubic}) {
+    Options options;
+    options.mode = mode;
+    options.num_threads = 1;
+    const test::Results one = test::RunBoth(x, grid, options);
+    for (int threads : {2, 3, 0}) {
+      INFO(ModeName(mode) << ", " << threads << " threads");
+      options.num_threads = threads;
+      const test::Results many = test::RunBoth(x, grid, options);
+      REQUIRE(many.fast_status.ok());
+      CHECK(many.fast.Identical(one.fast));
+      CHECK(many.fast.Identical(many.ref));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gridsample
