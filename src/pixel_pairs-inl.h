@@ -65,15 +65,21 @@ struct BytePixels {
     std::memcpy(left, pair, sizeof(Slot));
     std::memcpy(right, pair + 2 * kC - sizeof(Slot), sizeof(Slot));
   }
-  // The channels of slots[i..] as float32 (exact: bytes).
+  // The channels of pixels in the uint32 lanes of v (channel c's byte at bit shift + 8c), as
+  // float32 (exact: bytes).
   template <class D>
-  static HWY_INLINE void Load(D d, const Slot* slots, int shift, hn::Vec<D>& c0, hn::Vec<D>& c1,
-                              hn::Vec<D>& c2, hn::Vec<D>& c3) {
-    const auto v = hn::Load(hn::RebindToUnsigned<D>(), slots);
+  static HWY_INLINE void Split(D d, hn::Vec<hn::RebindToUnsigned<D>> v, int shift,
+                               hn::Vec<D>& c0, hn::Vec<D>& c1, hn::Vec<D>& c2, hn::Vec<D>& c3) {
     c0 = ByteAt(d, v, shift);
     c1 = ByteAt(d, v, shift + 8);
     c2 = ByteAt(d, v, shift + 16);
     if constexpr (kC == 4) c3 = ByteAt(d, v, shift + 24);
+  }
+  // The channels of slots[i..] as float32.
+  template <class D>
+  static HWY_INLINE void Load(D d, const Slot* slots, int shift, hn::Vec<D>& c0, hn::Vec<D>& c1,
+                              hn::Vec<D>& c2, hn::Vec<D>& c3) {
+    Split(d, hn::Load(hn::RebindToUnsigned<D>(), slots), shift, c0, c1, c2, c3);
   }
   // `valid` pixels from the channels' exact sums: truncated (the sums lie in [0, 255]).
   template <class D>
@@ -131,6 +137,15 @@ struct FloatPixels {
   }
 };
 
+// acc_c += c_c * w for each of the kC channels.
+template <size_t kC, class V>
+HWY_INLINE void WeighChannels(V c0, V c1, V c2, V c3, V w, V& acc0, V& acc1, V& acc2, V& acc3) {
+  acc0 = hn::MulAdd(c0, w, acc0);
+  acc1 = hn::MulAdd(c1, w, acc1);
+  acc2 = hn::MulAdd(c2, w, acc2);
+  if constexpr (kC == 4) acc3 = hn::MulAdd(c3, w, acc3);
+}
+
 // acc_c += channel c of the pixels in `slots` times w, for each channel.
 template <class Format, size_t kC, class D>
 HWY_INLINE void WeighPixels(D d, const typename Format::Slot* slots, int shift, hn::Vec<D> w,
@@ -138,10 +153,7 @@ HWY_INLINE void WeighPixels(D d, const typename Format::Slot* slots, int shift, 
                             hn::Vec<D>& acc3) {
   hn::Vec<D> c0, c1, c2, c3 = hn::Zero(d);
   Format::Load(d, slots, shift, c0, c1, c2, c3);
-  acc0 = hn::MulAdd(c0, w, acc0);
-  acc1 = hn::MulAdd(c1, w, acc1);
-  acc2 = hn::MulAdd(c2, w, acc2);
-  if constexpr (kC == 4) acc3 = hn::MulAdd(c3, w, acc3);
+  WeighChannels<kC>(c0, c1, c2, c3, w, acc0, acc1, acc2, acc3);
 }
 
 template <PairKind K, size_t kC>
@@ -172,15 +184,11 @@ void SampleRgbaPairs(const void* pixels, const int32_t* HWY_RESTRICT base_offset
     for (size_t row = 0; row < kRows; ++row) {
       const float* weights = row_weights + 2 * row * pitch + i;
       const auto w_left = hn::LoadU(d, weights), w_right = hn::LoadU(d, weights + pitch);
-      const auto l = hn::BitCast(du, left[row]), r = hn::BitCast(du, right[row]);
-      acc0 = hn::MulAdd(ByteAt(d, l, 0), w_left, acc0);
-      acc1 = hn::MulAdd(ByteAt(d, l, 8), w_left, acc1);
-      acc2 = hn::MulAdd(ByteAt(d, l, 16), w_left, acc2);
-      acc3 = hn::MulAdd(ByteAt(d, l, 24), w_left, acc3);
-      acc0 = hn::MulAdd(ByteAt(d, r, 0), w_right, acc0);
-      acc1 = hn::MulAdd(ByteAt(d, r, 8), w_right, acc1);
-      acc2 = hn::MulAdd(ByteAt(d, r, 16), w_right, acc2);
-      acc3 = hn::MulAdd(ByteAt(d, r, 24), w_right, acc3);
+      hn::Vec<decltype(d)> c0, c1, c2, c3;
+      Format::Split(d, hn::BitCast(du, left[row]), Format::kLeftShift, c0, c1, c2, c3);
+      WeighChannels<4>(c0, c1, c2, c3, w_left, acc0, acc1, acc2, acc3);
+      Format::Split(d, hn::BitCast(du, right[row]), Format::kRightShift, c0, c1, c2, c3);
+      WeighChannels<4>(c0, c1, c2, c3, w_right, acc0, acc1, acc2, acc3);
     }
     Format::Store(d, acc0, acc1, acc2, acc3, std::min(lanes, count - i), out + i * 4);
   }

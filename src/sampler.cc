@@ -670,7 +670,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   for (size_t a = 0; a < p.rank; ++a) setup.combinations *= setup.taps;
   constexpr bool kWindowTypes = kTypes.windows, kChannelsLastTypes = kTypes.channels_last;
   constexpr bool kPixelTypes = kWindowTypes && PixelPairsKind(kTypes.pair_kind);
-  setup.pair_kind = PairKindOf<XD>();  // read on the window paths only
+  setup.pair_kind = kTypes.pair_kind;  // read on the window paths only
   setup.rows = setup.combinations / setup.taps;
   if (IsWindowPath(setup.path)) {
     WindowRowDeltas(p.rank, setup.taps, p.in.data(), p.stride.data(), setup.row_deltas);
@@ -734,10 +734,11 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
       });
       setup.pixels_batch = n0;
     }
-    const size_t blocks = choice.channel_blocks;
-    const size_t items = static_cast<size_t>(batch_items * setup.tiles_per_batch) * blocks;
+    const size_t channel_blocks = choice.channel_blocks;
+    const size_t items =
+        static_cast<size_t>(batch_items * setup.tiles_per_batch) * channel_blocks;
     ParallelFor(items, std::min(threads, items), [&](size_t item, size_t worker) {
-      const int64_t tile = static_cast<int64_t>(item / blocks);
+      const int64_t tile = static_cast<int64_t>(item / channel_blocks);
       const int64_t n = n0 + tile / setup.tiles_per_batch;
       const int64_t l0 = tile % setup.tiles_per_batch * static_cast<int64_t>(setup.tile);
       const size_t count = static_cast<size_t>(
@@ -770,9 +771,9 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
         s.planned_n = n;
         s.planned_l0 = l0;
       }
-      const size_t block = item % blocks;
-      const int64_t c0 = static_cast<int64_t>(block * channels / blocks);
-      const int64_t c1 = static_cast<int64_t>((block + 1) * channels / blocks);
+      const size_t block = item % channel_blocks;
+      const int64_t c0 = static_cast<int64_t>(block * channels / channel_blocks);
+      const int64_t c1 = static_cast<int64_t>((block + 1) * channels / channel_blocks);
       SampleTile<XD>(setup, x.data, y.data, n, l0, count, c0, c1, &s);
     });
   }

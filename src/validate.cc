@@ -110,17 +110,17 @@ Status CheckSameDType(const char* name, DType dtype, const char* input, DType in
   return Status::Ok();
 }
 
+// " (channels-last)" after a shape of X whose axes the message counts, "" for ONNX's layout.
+std::string LayoutNote(Layout layout) {
+  return layout == Layout::kChannelsLast ? " (channels-last)" : "";
+}
+
 // The form of X's or Y's shape in `layout`, for messages: "(N, C, D1, ..., Dr)" or
 // "(N, D1, ..., Dr, C) (channels-last)".
 std::string LayoutForm(Layout layout, const char* spatial) {
   const std::string axes = std::string("D1") + spatial + ", ..., Dr" + spatial;
-  return layout == Layout::kChannelsLast ? "(N, " + axes + ", C) (channels-last)"
+  return layout == Layout::kChannelsLast ? "(N, " + axes + ", C)" + LayoutNote(layout)
                                          : "(N, C, " + axes + ")";
-}
-
-// " (channels-last)" after a shape of X whose axes the message counts, "" for ONNX's layout.
-std::string LayoutNote(Layout layout) {
-  return layout == Layout::kChannelsLast ? " (channels-last)" : "";
 }
 
 // A dtype a grid may have (the registry's Grid column), for `name`, which must be `what`.
