@@ -179,7 +179,8 @@ void SampleRgbaPairs(const void* pixels, const int32_t* HWY_RESTRICT base_offset
   // The plan's last vector is whole (linear_pairs.h), so every lane reads a pair inside X.
   for (size_t i = 0; i < count; i += lanes) {
     hn::Vec<decltype(d)> left[kRows], right[kRows];
-    PairFormat<PairKind::kF32>::Gather<kRows>(d, rows, base_offsets + i, left, right);
+    using Pairs = PairFormat<PairKind::kF32>;
+    Pairs::Gather<kRows, /*kHardware=*/false>(d, rows, base_offsets + i, left, right);
     auto acc0 = hn::Zero(d), acc1 = hn::Zero(d), acc2 = hn::Zero(d), acc3 = hn::Zero(d);
     for (size_t row = 0; row < kRows; ++row) {
       const float* weights = row_weights + 2 * row * pitch + i;

@@ -173,7 +173,7 @@ HWY_INLINE void StoreFixedPairWeights(D d, const WindowBlock<2>& block, hn::Vec<
 // Prefetches the windows (windows.h) of every kPrefetchEvery-th of the n locations planned at
 // base_offsets: neighbours in a warp share their lines, and more prefetches only wait on the
 // same memory.
-inline constexpr size_t kPrefetchEvery = 4;
+inline constexpr size_t kPrefetchEvery = 16;
 HWY_INLINE void PrefetchWindows(const WindowPrefetch& prefetch, const int32_t* base_offsets,
                                 size_t n) {
   for (size_t lane = 0; lane < n; lane += kPrefetchEvery) {
