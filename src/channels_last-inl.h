@@ -283,15 +283,17 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
                            size_t n, size_t c0, size_t width, float* HWY_RESTRICT sums) {
   const D d;
   const size_t lanes = hn::Lanes(d);
-  constexpr size_t kWeights = kTaps * kRows;
+  // Pairs: a weight per tap; quads: the inner axis's four, then one per row (cubic_quads.h).
+  constexpr bool kQuads = kTaps == 4;
+  constexpr size_t kWeights = kQuads ? kTaps + (kRows > 1 ? kRows : 0) : kTaps * kRows;
   auto nan = hn::FirstN(d, 0);
   for (size_t j = 0; j < n; ++j) {
     const size_t i = i0 + j;
     const float* first[kRows];  // each row's first tap; its others are the next pixels
-    // Each tap's weight, held as a vector broadcast once per location (`hold`, then `use`).
-    // SVE vectors are sizeless and cannot be array elements: there the weights are held as
-    // floats and broadcast at each use. (Floats on every target made GCC 12 keep the rows'
-    // weight pointers on the stack and broadcast inside the loop on AVX-512.)
+    // The weights, held as vectors broadcast once per location (`hold`, then `use`). SVE
+    // vectors are sizeless and cannot be array elements: there the weights are held as floats
+    // and broadcast at each use. (Floats on every target made GCC 12 keep the rows' weight
+    // pointers on the stack and broadcast inside the loop on AVX-512.)
 #if HWY_HAVE_SCALABLE
     float weight[kWeights];
     const auto hold = [](float w) { return w; };
@@ -305,17 +307,25 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
     for (size_t row = 0; row < kRows; ++row) {
       const size_t pixel = static_cast<size_t>(base_offsets[i] + row_deltas[row]);
       first[row] = pixels + pixel * padded + c0;
-      for (size_t e = 0; e < kTaps; ++e) {
-        weight[kTaps * row + e] = hold(row_weights[(kTaps * row + e) * pitch + i]);
-      }
     }
+    for (size_t k = 0; k < kWeights; ++k) weight[k] = hold(row_weights[k * pitch + i]);
     // Past `width` the loads read padding: those sums are never stored.
     for (size_t c = 0; c < width; c += lanes) {
       auto acc = hn::Zero(d);
       for (size_t row = 0; row < kRows; ++row) {
-        for (size_t e = 0; e < kTaps; ++e) {
-          acc = hn::MulAdd(hn::LoadU(d, first[row] + e * padded + c),
-                           use(weight[kTaps * row + e]), acc);
+        const auto tap = [&](size_t e) { return hn::LoadU(d, first[row] + e * padded + c); };
+        if constexpr (kQuads) {
+          const auto sum = WeighQuad(tap(0), tap(1), tap(2), tap(3), use(weight[0]),
+                                     use(weight[1]), use(weight[2]), use(weight[3]));
+          if constexpr (kRows == 1) {
+            acc = sum;
+          } else {
+            acc = hn::MulAdd(sum, use(weight[kTaps + row]), acc);
+          }
+        } else {
+          for (size_t e = 0; e < kTaps; ++e) {
+            acc = hn::MulAdd(tap(e), use(weight[kTaps * row + e]), acc);
+          }
         }
       }
       nan = hn::Or(nan, hn::IsNaN(acc));

@@ -4,12 +4,14 @@
 //
 // Plan (PlanWindowsT with QuadAxis): each axis's four padded taps become a window of four adjacent
 // indices inside the input (coords.h, EncodeQuadTaps), so padding lives in the weights. Per
-// output location that leaves one base offset (the corner of the 4^r window) and four weights
-// for each of its 4^(r-1) rows. Lanes whose taps reflect more than once, or whose grid value is
+// output location that leaves one base offset (the corner of the 4^r window), the inner axis's
+// four weights, and one weight for each of its 4^(r-1) rows (the product of the outer axes'). Lanes whose taps reflect more than once, or whose grid value is
 // far out or not finite, are planned with the scalar coords.h, which gives the same numbers.
 //
 // Kernel (SampleCubicQuadsT): per channel, each row's four elements are copied with one
-// 128-bit load, then split into four vectors (LoadInterleaved4) and weighed.
+// 128-bit load, then split into four vectors (LoadInterleaved4), weighed by the inner weights
+// and the row's sum by the row's weight: separably, which needs a quarter of the weights of a
+// product per tap and sums the rows in independent chains.
 
 // Per-target include guard (the Highway idiom).
 #if defined(GRIDSAMPLE_SRC_CUBIC_QUADS_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -109,6 +111,14 @@ struct QuadAxis {
   }
 };
 
+// One row of a quad plan weighed by the inner axis's weights w0..w3: with the row weights this
+// is the quad path's sum, term by term in this order on every path that samples a quad plan
+// (channels_last-inl.h too), so that they agree bit for bit.
+template <class V>
+HWY_INLINE V WeighQuad(V e0, V e1, V e2, V e3, V w0, V w1, V w2, V w3) {
+  return hn::MulAdd(e3, w3, hn::MulAdd(e2, w2, hn::MulAdd(e1, w1, hn::Mul(e0, w0))));
+}
+
 // Calls f(std::integral_constant<size_t, rows>) for the rows of a quad plan (4^(rank-1)): 1, 4
 // or kMaxQuadRows.
 template <class F>
@@ -148,15 +158,19 @@ bool SampleCubicQuadsT(const float* HWY_RESTRICT plane, const int32_t* HWY_RESTR
       }
     }
     for (size_t i = 0; i < n; i += lanes) {
+      const float* weights = row_weights + i0 + i;
+      const auto w0 = hn::LoadU(d, weights), w1 = hn::LoadU(d, weights + pitch);
+      const auto w2 = hn::LoadU(d, weights + 2 * pitch), w3 = hn::LoadU(d, weights + 3 * pitch);
       auto acc = hn::Zero(d);
       for (size_t row = 0; row < kRows; ++row) {
         hn::Vec<decltype(d)> e0, e1, e2, e3;
         hn::LoadInterleaved4(d, &quads[row][4 * i], e0, e1, e2, e3);
-        const float* weights = row_weights + 4 * row * pitch + i0 + i;
-        acc = hn::MulAdd(e0, hn::LoadU(d, weights), acc);
-        acc = hn::MulAdd(e1, hn::LoadU(d, weights + pitch), acc);
-        acc = hn::MulAdd(e2, hn::LoadU(d, weights + 2 * pitch), acc);
-        acc = hn::MulAdd(e3, hn::LoadU(d, weights + 3 * pitch), acc);
+        const auto sum = WeighQuad(e0, e1, e2, e3, w0, w1, w2, w3);
+        if constexpr (kRows == 1) {
+          acc = sum;
+        } else {
+          acc = hn::MulAdd(sum, hn::LoadU(d, weights + (4 + row) * pitch), acc);
+        }
       }
       StoreSums<FloatSums>(d, acc, std::min(lanes, n - i), out + i0 + i,
                                             out + i0 + i, nan);

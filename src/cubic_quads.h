@@ -12,10 +12,12 @@
 
 namespace gridsample {
 
-// The same contract as the pair path's (linear_pairs.h) with windows of four: per location one
-// base offset and, for each of its 4^(rank-1) rows, four weights at
-// row_weights[(4 * row + e) * pitch + i], the row's window starting at base + row_deltas[row]
-// (WindowRowDeltas(rank, 4, ...)).
+// The pair path's contract (linear_pairs.h) with windows of four, weighed separably: per
+// location one base offset, the inner axis's four weights at row_weights[e * pitch + i], and
+// for rank 2 and 3 one weight for each of its 4^(rank-1) rows at row_weights[(4 + row) * pitch
+// + i], the row's window starting at base + row_deltas[row] (WindowRowDeltas(rank, 4, ...)).
+// The sum is the rows' sums of their elements times the inner weights, each times the row's
+// weight (WeighQuad: in that order on every path).
 void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes,
                     const int64_t* strides, const Options& options, size_t count, size_t pitch,
                     int32_t* base_offsets, float* row_weights);

@@ -189,9 +189,9 @@ HWY_INLINE void PrefetchWindows(const WindowPrefetch& prefetch, const int32_t* b
 
 // The plan of the pair and quad paths (linear_pairs.h, cubic_quads.h), for kRank axes whose
 // windows of Axis::kTaps elements Axis plans. Per vector of locations: each axis's windows (as
-// vectors, or lane by lane where a lane needs the scalar plan), then the corner offset and every
-// row's weights: float products, or with `fixed_bits` (pairs only) the fixed-point weights of
-// integer outputs.
+// vectors, or lane by lane where a lane needs the scalar plan), then the corner offset and the
+// weights: for pairs every row's, float products, or with `fixed_bits` the fixed-point weights
+// of integer outputs; for quads the inner axis's four and one product per row.
 template <size_t kRank, class Axis>
 void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const int64_t* strides,
                   const Options& options, int fixed_bits, size_t count, size_t pitch,
@@ -244,6 +244,14 @@ void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
         continue;
       }
     }
+    if constexpr (kTaps == 4) {
+      // Quads are weighed separably (cubic_quads.h): the inner axis's four weights, then each
+      // row's (the product of the outer axes').
+      for (size_t k = 0; k < kTaps; ++k) {
+        hn::StoreU(hn::Load(d, block.weights[kIn][k]), d, row_weights + k * pitch + i);
+      }
+      if constexpr (kIn == 0) continue;
+    }
     // Rows in odometer order (axis 0 the most significant digit); weights multiply from axis 0
     // inwards, as the reference does.
     for (size_t row = 0; row < rows; ++row) {
@@ -253,6 +261,10 @@ void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
         place /= kTaps;
         const auto w = hn::Load(d, block.weights[a][row / place % kTaps]);
         product = a == 0 ? w : hn::Mul(product, w);
+      }
+      if constexpr (kTaps == 4) {
+        hn::StoreU(product, d, row_weights + (kTaps + row) * pitch + i);
+        continue;
       }
       for (size_t k = 0; k < kTaps; ++k) {
         const auto inner = hn::Load(d, block.weights[kIn][k]);

@@ -177,7 +177,7 @@ struct Scratch {
   std::vector<int64_t> location_offsets, location_fixed;
   // Pair and quad paths only.
   int32_t* base_offsets = nullptr;   // [location]
-  float* row_weights = nullptr;      // [row][element of the window][location]
+  float* row_weights = nullptr;      // [weight][location] (linear_pairs.h, cubic_quads.h)
   float* grid_values = nullptr;      // [location][axis]: a float16/bfloat16 grid as float32
   AlignedRow<unsigned char> memory;  // all of the rows above
   // The tile the plan above is for (batch item, first location): with channel blocks, a
