@@ -734,11 +734,13 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
       });
       setup.pixels_batch = n0;
     }
+    // Items run block by block (ParallelFor gives each thread a contiguous share: one channel
+    // block of every tile, whose planes are all it reads).
     const size_t channel_blocks = choice.channel_blocks;
-    const size_t items =
-        static_cast<size_t>(batch_items * setup.tiles_per_batch) * channel_blocks;
+    const size_t tiles = static_cast<size_t>(batch_items * setup.tiles_per_batch);
+    const size_t items = tiles * channel_blocks;
     ParallelFor(items, std::min(threads, items), [&](size_t item, size_t worker) {
-      const int64_t tile = static_cast<int64_t>(item / channel_blocks);
+      const int64_t tile = static_cast<int64_t>(item % tiles);
       const int64_t n = n0 + tile / setup.tiles_per_batch;
       const int64_t l0 = tile % setup.tiles_per_batch * static_cast<int64_t>(setup.tile);
       const size_t count = static_cast<size_t>(
@@ -771,7 +773,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
         s.planned_n = n;
         s.planned_l0 = l0;
       }
-      const size_t block = item % channel_blocks;
+      const size_t block = item / tiles;
       const int64_t c0 = static_cast<int64_t>(block * channels / channel_blocks);
       const int64_t c1 = static_cast<int64_t>((block + 1) * channels / channel_blocks);
       SampleTile<XD>(setup, x.data, y.data, n, l0, count, c0, c1, &s);

@@ -69,25 +69,44 @@ bool SpinUntil(Ready ready) {
   }
 }
 
-// One ParallelFor call. Items are claimed one at a time from `next`, so threads that join
-// late or run slower simply take fewer items.
+// One ParallelFor call. Each worker first claims items one at a time from its own share, a
+// contiguous range of them, then from the others' shares, so that threads that join late or
+// run slower simply take fewer items. Contiguous shares keep a worker on the same part of the
+// data in consecutive calls: a call's tiles read what its channels-last copy wrote, and each
+// worker then finds its share in its own core's cache (docs/benchmarks.md).
 struct Job {
+  Job(const std::function<void(size_t, size_t)>* function, size_t count, size_t threads)
+      : fn(function), items(count), max_workers(threads),
+        cursors(new std::atomic<size_t>[threads]) {
+    for (size_t w = 0; w < threads; ++w) cursors[w].store(ShareBegin(w));
+  }
   const std::function<void(size_t, size_t)>* fn;
   size_t items;
   size_t max_workers;
-  std::atomic<size_t> next{0};
+  std::unique_ptr<std::atomic<size_t>[]> cursors;  // the next unclaimed item of each share
   std::atomic<size_t> workers{1};  // the caller is worker 0
   std::atomic<size_t> done{0};
   std::mutex mutex;  // for `finished` only: `done` is read without it while the caller spins
   std::condition_variable finished;
 
-  // Runs items until none is left, counting each in `taken` (if given) before it runs;
-  // returns how many this thread ran.
+  size_t ShareBegin(size_t w) const { return items * w / max_workers; }
+  // Whether every item has been claimed.
+  bool Claimed() const {
+    for (size_t w = 0; w < max_workers; ++w) {
+      if (cursors[w].load() < ShareBegin(w + 1)) return false;
+    }
+    return true;
+  }
+  // Runs items until none is left, its own share's first, counting each in `taken` (if given)
+  // before it runs; returns how many this thread ran.
   size_t Drain(size_t worker, std::atomic<size_t>* taken = nullptr) {
     size_t ran = 0;
-    for (size_t item; (item = next.fetch_add(1)) < items; ++ran) {
-      if (taken) taken->fetch_add(1, std::memory_order_relaxed);
-      (*fn)(item, worker);
+    for (size_t k = 0; k < max_workers; ++k) {
+      const size_t share = (worker + k) % max_workers, end = ShareBegin(share + 1);
+      for (size_t item; (item = cursors[share].fetch_add(1)) < end; ++ran) {
+        if (taken) taken->fetch_add(1, std::memory_order_relaxed);
+        (*fn)(item, worker);
+      }
     }
     return ran;
   }
@@ -168,7 +187,7 @@ class Pool {
         job = queue_.front();
         worker = job->workers.fetch_add(1);
         // A job leaves the queue once it has all the workers it may use or no items left.
-        if (worker + 1 >= job->max_workers || job->next.load() >= job->items) {
+        if (worker + 1 >= job->max_workers || job->Claimed()) {
           queue_.pop_front();
           queued_.store(queue_.size(), std::memory_order_relaxed);
         }
@@ -233,10 +252,7 @@ void ParallelFor(size_t items, size_t threads,
     return;
   }
 #ifndef GRIDSAMPLE_NO_THREADS
-  auto job = std::make_shared<Job>();
-  job->fn = &fn;
-  job->items = items;
-  job->max_workers = threads;
+  auto job = std::make_shared<Job>(&fn, items, threads);
   SharedPool().Submit(job);
   job->Finish(job->Drain(0));
   SharedPool().Withdraw(job);
