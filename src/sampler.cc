@@ -698,17 +698,19 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
 
   std::vector<Scratch<C>> scratch(threads);
   for (Scratch<C>& worker : scratch) worker.Allocate(setup);
-  // The channels-last path copies and samples a few batch items at a time (as many as the
-  // kept copy holds); the other paths, and the channels-last path reading X itself, take the
-  // whole batch at once.
+  // The channels-last path copies and samples a few batch items at a time: one per thread, at
+  // most as many as the kept copy holds, so that each item's pixels are sampled while they are
+  // still in the cache of the core that copied them (W3 at 1 thread: 1.05x against 4 at a
+  // time). The other paths, and the channels-last path reading X itself, take the whole batch
+  // at once.
   int64_t batch_step = p.batch;
   float* pixels = nullptr;
   const size_t channels = static_cast<size_t>(p.channels);
   const size_t plane = static_cast<size_t>(p.in_plane), padded = setup.padded_channels;
   const bool copy = kChannelsLastTypes && choice.copy_pixels;
   if (copy) {
-    batch_step =
-        std::min(p.batch, static_cast<int64_t>(Tuning::kMaxChannelsLast / (plane * padded)));
+    batch_step = std::min({p.batch, static_cast<int64_t>(threads),
+                           static_cast<int64_t>(Tuning::kMaxChannelsLast / (plane * padded))});
     pixels = KeptCopy(static_cast<size_t>(batch_step) * plane * padded);
     setup.pixels = pixels;
   } else if (padded > 0) {
