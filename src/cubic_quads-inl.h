@@ -41,7 +41,6 @@ HWY_INLINE bool PlanCubicAxisVector(D d, hn::Vec<D> g, int64_t size, const Optio
                                     WindowBlock<4>* block, size_t axis) {
   const hn::RebindToSigned<D> di;
   using V = hn::Vec<D>;
-  const V one = hn::Set(d, 1.0f);
   const V last = hn::Set(d, static_cast<float>(size - 1));
   const V p = UnnormalizeVector(d, g, size, options.align_corners);
   V x0 = hn::Floor(p);
@@ -49,10 +48,12 @@ HWY_INLINE bool PlanCubicAxisVector(D d, hn::Vec<D> g, int64_t size, const Optio
   // Tap j's weight and padded index, in memory (no arrays of vectors: sizeless on SVE).
   alignas(64) float tap_weights[4][kMaxFloatLanes];
   alignas(64) int32_t tap_index[4][kMaxFloatLanes];
-  hn::Store(CubicWeightVector(d, hn::Add(t, one)), d, tap_weights[0]);
-  hn::Store(CubicWeightVector(d, t), d, tap_weights[1]);
-  hn::Store(CubicWeightVector(d, hn::Sub(one, t)), d, tap_weights[2]);
-  hn::Store(CubicWeightVector(d, hn::Sub(hn::Set(d, 2.0f), t)), d, tap_weights[3]);
+  V w0, w1, w2, w3;
+  CubicTapWeightsVector(d, t, w0, w1, w2, w3);
+  hn::Store(w0, d, tap_weights[0]);
+  hn::Store(w1, d, tap_weights[1]);
+  hn::Store(w2, d, tap_weights[2]);
+  hn::Store(w3, d, tap_weights[3]);
   if (options.padding == Padding::kReflection) {
     // AxisTaps first moves x0 into (-period, period) with fmod: a no-op for these lanes.
     const V period = hn::Set(d, ReflectionPeriod<float>(size, options.align_corners));
