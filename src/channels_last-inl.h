@@ -347,11 +347,20 @@ HWY_INLINE auto VisitWindowPlan(size_t taps, size_t rows, F&& f) {
 
 // SumBlock's sums stored as elements of K, one plane per channel: the sum of channel c at
 // location j goes to element at + c * out_pitch + j of `out` (StoreBlock), or pixel by pixel
-// to element at + j * out_pitch + c (StorePixelsBlock).
+// to element at + j * out_pitch + c (StorePixelsBlock). With `prefetch`, StoreBlock first
+// prefetches the block's lines of every plane, so that the stores do not each wait for their
+// line from memory; StorePixelsBlock's rows are contiguous, which the hardware prefetches.
 template <PairKind K>
 HWY_NOINLINE void StoreBlock(const float* HWY_RESTRICT sums, size_t n, size_t width, void* out,
-                             size_t at, size_t out_pitch) {
-  auto* first = static_cast<typename PairFormat<K>::Element*>(out) + at;
+                             size_t at, size_t out_pitch, bool prefetch) {
+  using Element = typename PairFormat<K>::Element;
+  auto* first = static_cast<Element*>(out) + at;
+  if (prefetch) {
+    constexpr size_t kLine = 64 / sizeof(Element);  // elements in a 64-byte line
+    for (size_t c = 0; c < width; ++c) {
+      for (size_t j = 0; j < n; j += kLine) hwy::Prefetch(first + c * out_pitch + j);
+    }
+  }
   if constexpr (K == PairKind::kF32) {
     // 4x4 blocks: 8 or 16 output planes written at once (a power of two apart) evicted each
     // other's lines and were slower (docs/benchmarks.md).
@@ -374,7 +383,7 @@ HWY_NOINLINE void StoreBlock(const float* HWY_RESTRICT sums, size_t n, size_t wi
 
 template <PairKind K>
 HWY_NOINLINE void StorePixelsBlock(const float* HWY_RESTRICT sums, size_t n, size_t width,
-                                   void* out, size_t at, size_t out_pitch) {
+                                   void* out, size_t at, size_t out_pitch, bool /*prefetch*/) {
   auto* first = static_cast<typename PairFormat<K>::Element*>(out) + at;
   for (size_t j = 0; j < n; ++j) {
     const float* row = sums + j * kLastSumsPitch;

@@ -32,7 +32,8 @@ template <class D>
 bool SampleChannelsLastD(PairKind kind, const float* pixels, size_t channels, size_t padded,
                          const int32_t* base_offsets, const int32_t* row_deltas,
                          const float* row_weights, size_t taps, size_t rows, size_t pitch,
-                         size_t count, void* out, size_t channel_step, size_t location_step) {
+                         size_t count, void* out, size_t channel_step, size_t location_step,
+                         bool prefetch_output) {
   const auto sum = VisitWindowPlan(taps, rows, [](auto t, auto r) {
     return &SumBlock<D, decltype(t)::value, decltype(r)::value>;
   });
@@ -49,7 +50,8 @@ bool SampleChannelsLastD(PairKind kind, const float* pixels, size_t channels, si
       const size_t width = std::min(kLastChunk, channels - c0);
       finite &= sum(pixels, padded, base_offsets, row_deltas, row_weights, pitch, i0, n, c0,
                     width, sums);
-      store(sums, n, width, out, c0 * channel_step + i0 * location_step, out_pitch);
+      store(sums, n, width, out, c0 * channel_step + i0 * location_step, out_pitch,
+            prefetch_output);
     }
   }
   return !finite;
@@ -58,7 +60,8 @@ bool SampleChannelsLastD(PairKind kind, const float* pixels, size_t channels, si
 bool SampleChannelsLast(PairKind kind, const float* pixels, size_t channels, size_t padded,
                         const int32_t* base_offsets, const int32_t* row_deltas,
                         const float* row_weights, size_t taps, size_t rows, size_t pitch,
-                        size_t count, void* out, size_t channel_step, size_t location_step) {
+                        size_t count, void* out, size_t channel_step, size_t location_step,
+                        bool prefetch_output) {
   // Whole vectors of the target where they divide the pixels' padding and SumBlock's chunks,
   // else vectors of at most kChannelPad lanes, which always do.
   const hn::ScalableTag<float> d;
@@ -66,11 +69,11 @@ bool SampleChannelsLast(PairKind kind, const float* pixels, size_t channels, siz
   if (padded % lanes == 0 && kLastChunk % lanes == 0) {
     return SampleChannelsLastD<hn::ScalableTag<float>>(
         kind, pixels, channels, padded, base_offsets, row_deltas, row_weights, taps, rows, pitch,
-        count, out, channel_step, location_step);
+        count, out, channel_step, location_step, prefetch_output);
   }
   return SampleChannelsLastD<hn::CappedTag<float, kChannelPad>>(
       kind, pixels, channels, padded, base_offsets, row_deltas, row_weights, taps, rows, pitch,
-      count, out, channel_step, location_step);
+      count, out, channel_step, location_step, prefetch_output);
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
@@ -97,10 +100,12 @@ void PadChannelsLast(PairKind kind, const void* in, size_t channels, size_t padd
 bool SampleChannelsLast(PairKind kind, const float* pixels, size_t channels, size_t padded,
                         const int32_t* base_offsets, const int32_t* row_deltas,
                         const float* row_weights, size_t taps, size_t rows, size_t pitch,
-                        size_t count, void* out, size_t channel_step, size_t location_step) {
+                        size_t count, void* out, size_t channel_step, size_t location_step,
+                        bool prefetch_output) {
   return HWY_DYNAMIC_DISPATCH(SampleChannelsLast)(kind, pixels, channels, padded, base_offsets,
                                                   row_deltas, row_weights, taps, rows, pitch,
-                                                  count, out, channel_step, location_step);
+                                                  count, out, channel_step, location_step,
+                                                  prefetch_output);
 }
 
 }  // namespace gridsample

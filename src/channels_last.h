@@ -33,12 +33,14 @@ void PadChannelsLast(PairKind kind, const void* in, size_t channels, size_t padd
 // item at once, from its pixels: the outputs (elements of `kind`) go to
 // out[c * channel_step + i * location_step] for i < count (planes: location_step 1; pixels:
 // channel_step 1), equal bit for bit to the pair or quad path's. Loads stay within the pixels'
-// `padded` floats. Returns whether some sum may be NaN: the caller finds those (NaN outputs)
-// and recomputes them, as for the pair and quad paths.
+// `padded` floats. With `prefetch_output`, the planes' lines are prefetched before each block
+// is stored (for outputs beyond L2). Returns whether some sum may be NaN: the caller finds those
+// (NaN outputs) and recomputes them, as for the pair and quad paths.
 bool SampleChannelsLast(PairKind kind, const float* pixels, size_t channels, size_t padded,
                         const int32_t* base_offsets, const int32_t* row_deltas,
                         const float* row_weights, size_t taps, size_t rows, size_t pitch,
-                        size_t count, void* out, size_t channel_step, size_t location_step);
+                        size_t count, void* out, size_t channel_step, size_t location_step,
+                        bool prefetch_output);
 
 }  // namespace gridsample
 

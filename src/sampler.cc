@@ -66,6 +66,12 @@ struct Tuning {
   // item's input passes this many bytes: larger inputs leave the caches, and smaller ones stay
   // there, where the prefetches cost a tenth more time (4 MB of RGBA: 4% more).
   static constexpr size_t kPrefetchInput = size_t{8} << 20;
+  // The channels-last path prefetches each block's output lines before it transposes its sums
+  // into them when one batch item's output passes this many bytes: the lines of a larger
+  // output are mostly not in L2, and each store would wait for its own (W6 1.2x, W1 1.1x as
+  // fast); a smaller one stays in L2 between calls, where the prefetches only cost (W3's 256
+  // KiB items: 0.97x).
+  static constexpr size_t kPrefetchOutput = size_t{1} << 20;
   // The generic and nearest paths split channels over threads from this many per thread: two
   // threads splitting locations each read every input plane (W5 at 2 threads was slower than
   // at 1), and a block of channels shares its tile's plan.
@@ -147,6 +153,7 @@ struct CallSetup {
   size_t padded_channels;
   const float* pixels;
   int64_t pixels_batch;
+  bool prefetch_output;  // PathChoice::prefetch_output
   // Elements between a channel's adjacent pixels in X and Y: 1, or C channels-last.
   int64_t pixel_step;
   // The (pixel) pair path with PathChoice::prefetch: what it prefetches as it plans, for batch
@@ -453,7 +460,8 @@ void SampleChannelsLastTile(const CallSetup& setup, const void* grid, const void
   const bool flagged = SampleChannelsLast(
       setup.pair_kind, pixels, static_cast<size_t>(p.channels), padded, s->base_offsets,
       setup.row_deltas, s->row_weights, setup.taps, setup.rows, setup.tile, count, out,
-      last ? 1 : static_cast<size_t>(p.out_plane), last ? static_cast<size_t>(p.channels) : 1);
+      last ? 1 : static_cast<size_t>(p.out_plane), last ? static_cast<size_t>(p.channels) : 1,
+      setup.prefetch_output);
   for (int64_t c = 0; flagged && c < p.channels; ++c) {
     RecomputeNaNs<XD, GD>(setup, grid, n, l0, count,
                           static_cast<const Storage*>(x) + ChannelStart(p, n, c, p.in_plane),
@@ -546,6 +554,7 @@ struct PathChoice {
   SamplerPath path;
   size_t padded_channels;  // the channels-last path's channels per pixel, else 0
   bool copy_pixels;        // the channels-last path reads a copy of X (else X itself)
+  bool prefetch_output;    // the channels-last path prefetches its output lines (kPrefetchOutput)
   bool prefetch;           // the (pixel) pair path prefetches its windows as it plans
   size_t tile;             // locations per tile, a multiple of kRowBlock
   size_t threads;
@@ -606,7 +615,7 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
   at(SamplerPath::kPixelPairs) = last && pairs_fit && PixelPairsTake(types.pair_kind, channels);
   // The fastest that can, as measured (Tuning), unless a test forces one that can. For
   // channels-last X, the kernels that read pixels beat the generic path whatever the sizes.
-  PathChoice choice{SamplerPath::kGeneric, 0, false, false, 0, 0, 1};
+  PathChoice choice{SamplerPath::kGeneric, 0, false, false, false, 0, 0, 1};
   for (SamplerPath path : {SamplerPath::kNearestPlan, SamplerPath::kPairs, SamplerPath::kQuads}) {
     if (at(path)) choice.path = path;
   }
@@ -619,6 +628,9 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
   if (choice.path == SamplerPath::kChannelsLast) {
     choice.padded_channels = padded;
     choice.copy_pixels = !direct;
+    choice.prefetch_output = static_cast<double>(p.channels) * static_cast<double>(p.out_plane) *
+                                 static_cast<double>(types.x_bytes) >
+                             static_cast<double>(Tuning::kPrefetchOutput);
   }
   choice.prefetch = (choice.path == SamplerPath::kPairs ||
                      choice.path == SamplerPath::kPixelPairs) &&
@@ -678,6 +690,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   setup.fixed_bits = kExactOutputs<XD> ? kFixedBits<XD> : 0;
   setup.exact = kExactOutputs<XD> && !IsWindowPath(setup.path) && options.mode != Mode::kNearest;
   setup.padded_channels = choice.padded_channels;
+  setup.prefetch_output = choice.prefetch_output;
   setup.prefetch = {nullptr, 0, 0, 0, nullptr, 0};
   if (choice.prefetch) {
     // The pair path reads a plane per channel, the pixel pairs one plane of whole pixels.
