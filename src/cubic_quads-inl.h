@@ -5,8 +5,9 @@
 // Plan (PlanWindowsT with QuadAxis): each axis's four padded taps become a window of four adjacent
 // indices inside the input (coords.h, EncodeQuadTaps), so padding lives in the weights. Per
 // output location that leaves one base offset (the corner of the 4^r window), the inner axis's
-// four weights, and one weight for each of its 4^(r-1) rows (the product of the outer axes'). Lanes whose taps reflect more than once, or whose grid value is
-// far out or not finite, are planned with the scalar coords.h, which gives the same numbers.
+// four weights, and one weight for each of its 4^(r-1) rows (the product of the outer axes').
+// Lanes whose taps reflect more than once, or whose grid value is far out or not finite, are
+// planned with the scalar coords.h, which gives the same numbers.
 //
 // Kernel (SampleCubicQuadsT): per channel, each row's four elements are copied with one
 // 128-bit load, then split into four vectors (LoadInterleaved4), weighed by the inner weights

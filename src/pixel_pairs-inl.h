@@ -174,7 +174,8 @@ void SampleRgbaPairs(const void* pixels, const int32_t* HWY_RESTRICT base_offset
   const size_t lanes = hn::Lanes(d);
   const unsigned char* rows[kRows];
   for (size_t row = 0; row < kRows; ++row) {
-    rows[row] = static_cast<const unsigned char*>(pixels) + static_cast<size_t>(row_deltas[row]) * 4;
+    rows[row] = static_cast<const unsigned char*>(pixels) +
+                static_cast<size_t>(row_deltas[row]) * 4;
   }
   // The plan's last vector is whole (linear_pairs.h), so every lane reads a pair inside X.
   for (size_t i = 0; i < count; i += lanes) {
