@@ -115,8 +115,8 @@ struct PairAxis {
 // 64-bit chunks and the chunks combined into halves, then wholes, all rows together so that each
 // offset is read once. For float32 that beat copying the pairs through memory, whose vector
 // reloads wait for the small stores to land, and hardware gathers except on AVX-512
-// (docs/benchmarks.md); for
-// 16-bit elements, and for 8-bit ones in 128-bit vectors, copying stayed as fast or faster.
+// (docs/benchmarks.md); for 16-bit elements, and for 8-bit ones in 128-bit vectors, copying
+// stayed as fast or faster.
 // Scalable vectors have no Combine.
 template <size_t kRows, class D>
 HWY_INLINE void GatherPairs(D d, const unsigned char* const* rows,

@@ -187,9 +187,6 @@ struct Scratch {
   float* row_weights = nullptr;      // [weight][location] (linear_pairs.h, cubic_quads.h)
   float* grid_values = nullptr;      // [location][axis]: a float16/bfloat16 grid as float32
   AlignedRow<unsigned char> memory;  // all of the rows above
-  // The tile the plan above is for (batch item, first location): with channel blocks, a
-  // worker plans a tile once for the blocks of it that it samples in a row.
-  int64_t planned_n = -1, planned_l0 = -1;
 
   // One block for every row, each aligned for the kernels: a small call's cost is mostly
   // allocation. Uninitialised (no per-call memset): every entry is written before it is read.
@@ -625,18 +622,20 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
   if (at(SamplerPath::kPixelPairs)) choice.path = SamplerPath::kPixelPairs;
   const int forced = forced_path.load(std::memory_order_relaxed);
   if (forced >= 0 && can[forced]) choice.path = static_cast<SamplerPath>(forced);
+  // Whether one batch item's planes of `plane` elements pass `bytes` (the prefetch rules).
+  const auto item_passes = [&](int64_t plane, size_t bytes) {
+    return static_cast<double>(p.channels) * static_cast<double>(plane) *
+               static_cast<double>(types.x_bytes) >
+           static_cast<double>(bytes);
+  };
   if (choice.path == SamplerPath::kChannelsLast) {
     choice.padded_channels = padded;
     choice.copy_pixels = !direct;
-    choice.prefetch_output = static_cast<double>(p.channels) * static_cast<double>(p.out_plane) *
-                                 static_cast<double>(types.x_bytes) >
-                             static_cast<double>(Tuning::kPrefetchOutput);
+    choice.prefetch_output = item_passes(p.out_plane, Tuning::kPrefetchOutput);
   }
   choice.prefetch = (choice.path == SamplerPath::kPairs ||
                      choice.path == SamplerPath::kPixelPairs) &&
-                    static_cast<double>(p.channels) * static_cast<double>(p.in_plane) *
-                            static_cast<double>(types.x_bytes) >
-                        static_cast<double>(Tuning::kPrefetchInput);
+                    item_passes(p.in_plane, Tuning::kPrefetchInput);
 
   const double work = static_cast<double>(p.y_count) * static_cast<double>(combinations);
   size_t threads = options.num_threads == 0 ? HardwareThreads()
@@ -782,16 +781,12 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
           return;
         }
       }
-      Scratch<C>& s = scratch[worker];
-      if (s.planned_n != n || s.planned_l0 != l0) {
-        PlanTile<GD>(setup, grid.data, n, l0, count, &s);
-        s.planned_n = n;
-        s.planned_l0 = l0;
-      }
+      // Each channel block's worker plans the tile for itself.
       const size_t block = item / tiles;
       const int64_t c0 = static_cast<int64_t>(block * channels / channel_blocks);
       const int64_t c1 = static_cast<int64_t>((block + 1) * channels / channel_blocks);
-      SampleTile<XD>(setup, x.data, y.data, n, l0, count, c0, c1, &s);
+      PlanTile<GD>(setup, grid.data, n, l0, count, &scratch[worker]);
+      SampleTile<XD>(setup, x.data, y.data, n, l0, count, c0, c1, &scratch[worker]);
     });
   }
 }
