@@ -48,9 +48,9 @@ inline constexpr size_t kToLastBlock = 256;
 // targets never compile the wider code): 16 with 512-bit vectors, 8 with 256-bit ones, 4 on
 // 128-bit targets, 1 (element by element) where vectors are scalable or scalar.
 #undef GRIDSAMPLE_TRANSPOSE_BLOCK
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+#if GRIDSAMPLE_X86_BITS == 512
 #define GRIDSAMPLE_TRANSPOSE_BLOCK 16
-#elif HWY_TARGET == HWY_AVX2
+#elif GRIDSAMPLE_X86_BITS == 256
 #define GRIDSAMPLE_TRANSPOSE_BLOCK 8
 #elif HWY_HAVE_SCALABLE || HWY_TARGET == HWY_SCALAR
 #define GRIDSAMPLE_TRANSPOSE_BLOCK 1

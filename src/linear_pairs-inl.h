@@ -270,7 +270,7 @@ struct PairFormat<PairKind::kF32> : FloatSums {
                                 hn::Vec<D>* left, hn::Vec<D>* right) {
     const hn::Repartition<Pair, D> dp;
     hn::Vec<decltype(dp)> low[kRows], high[kRows];
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+#if GRIDSAMPLE_X86_BITS == 512
     if constexpr (kHardware && hn::MaxLanes(dp) == 8) {
       // Highway 1.0.3 gathers only with indices as wide as the lanes: the intrinsic takes the
       // 32-bit offsets (4-byte units) as they are.
@@ -299,11 +299,7 @@ struct PairFormat<PairKind::kF32> : FloatSums {
 // even, where Highway 1.0.3's portable PromoteTo turns inf and NaN into finite numbers. A
 // macro, so that other targets never compile the F16C code.
 #undef GRIDSAMPLE_F16C
-#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-#define GRIDSAMPLE_F16C 1
-#else
-#define GRIDSAMPLE_F16C 0
-#endif
+#define GRIDSAMPLE_F16C (GRIDSAMPLE_X86_BITS >= 256)
 
 // 16-bit elements: pairs as uint32 lanes.
 template <PairKind K>

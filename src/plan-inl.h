@@ -21,6 +21,19 @@
 #include "hwy/highway.h"
 #include "windows.h"
 
+// This target's x86 vector width in bits (256: AVX2, 512: the AVX-512 family), 0 off x86: what
+// the x86-only code (hardware gathers, F16C conversions, transpositions in registers) tests.
+// By the ordering of Highway's target bits, not by target names: Highway 1.1 added AVX-512
+// targets below AVX3 (AVX3_ZEN4, AVX3_SPR), which a list of names would leave on portable code
+// on the CPUs they serve. A macro, re-evaluated for each target, so that other targets never
+// compile that code.
+#undef GRIDSAMPLE_X86_BITS
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2 && HWY_MAX_BYTES >= 32
+#define GRIDSAMPLE_X86_BITS (HWY_MAX_BYTES * 8)
+#else
+#define GRIDSAMPLE_X86_BITS 0
+#endif
+
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
 namespace HWY_NAMESPACE {
