@@ -55,6 +55,17 @@ HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& o
       !ReflectVector(d, p, size, options.align_corners)) {
     return false;
   }
+  if (options.padding != Padding::kZeros && size >= 2) {
+    // p lies in [0, size - 1]: the pair starts at floor(p), or at size - 2 where p = size - 1,
+    // whose t = 1 gives the left element weight +0 and the right one 1, as EncodePairTaps
+    // does, with none of the edge cases below.
+    const V x0f = hn::Min(hn::Floor(p), hn::Set(d, static_cast<float>(size - 2)));
+    const V t = hn::Sub(p, x0f);
+    hn::Store(hn::ConvertTo(di, x0f), di, left_out);
+    hn::Store(hn::Sub(one, t), d, left_weight_out);
+    hn::Store(t, d, right_weight_out);
+    return true;
+  }
   if (options.padding == Padding::kZeros) p = ClampFarVector(d, p, size);  // others: inside
   const V x0f = hn::Floor(p);
   const V t = hn::Sub(p, x0f);
