@@ -275,8 +275,12 @@ HWY_INLINE auto VisitFloatKind(PairKind kind, F&& f) {
 // vector), sums[j * kLastSumsPitch + c] for location i0 + j and channel c0 + c, from a plan of
 // kRows rows of kTaps adjacent pixels each (the pair plan: 2, the quad plan: 4), summed in the
 // order of the pair and quad kernels; false if one may be NaN. D's lanes divide `padded` and
-// kLastChunk, so no load runs past a pixel's padded channels.
-template <class D, size_t kTaps, size_t kRows>
+// kLastChunk, so no load runs past a pixel's padded channels. A nonzero kVectors says that
+// each pixel is that many whole vectors (padded = kVectors * lanes, one chunk): then every
+// tap is a constant offset from its row's first, which the compiler folds into the loads, in
+// fewer micro-ops than with a register index (docs/benchmarks.md); 0 leaves the count to
+// `width`.
+template <class D, size_t kTaps, size_t kRows, size_t kVectors>
 HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
                            const int32_t* HWY_RESTRICT base_offsets, const int32_t* row_deltas,
                            const float* HWY_RESTRICT row_weights, size_t pitch, size_t i0,
@@ -286,6 +290,12 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
   // Pairs: a weight per tap; quads: the inner axis's four, then one per row (cubic_quads.h).
   constexpr bool kQuads = kTaps == 4;
   constexpr size_t kWeights = kQuads ? kTaps + (kRows > 1 ? kRows : 0) : kTaps * kRows;
+  // Floats per pixel, and each row's offset from a location's corner pixel, in floats.
+  const size_t step = kVectors != 0 ? kVectors * hn::MaxLanes(d) : padded;
+  size_t row_offsets[kRows];
+  for (size_t row = 0; row < kRows; ++row) {
+    row_offsets[row] = static_cast<size_t>(row_deltas[row]) * step + c0;
+  }
   auto nan = hn::FirstN(d, 0);
   for (size_t j = 0; j < n; ++j) {
     const size_t i = i0 + j;
@@ -304,16 +314,15 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
     const auto hold = [d](float w) { return hn::Set(d, w); };
     const auto use = [](V w) { return w; };
 #endif
-    for (size_t row = 0; row < kRows; ++row) {
-      const size_t pixel = static_cast<size_t>(base_offsets[i] + row_deltas[row]);
-      first[row] = pixels + pixel * padded + c0;
-    }
+    const float* corner = pixels + static_cast<size_t>(base_offsets[i]) * step;
+    for (size_t row = 0; row < kRows; ++row) first[row] = corner + row_offsets[row];
     for (size_t k = 0; k < kWeights; ++k) weight[k] = hold(row_weights[k * pitch + i]);
     // Past `width` the loads read padding: those sums are never stored.
-    for (size_t c = 0; c < width; c += lanes) {
+    const size_t end = kVectors != 0 ? step : width;
+    for (size_t c = 0; c < end; c += lanes) {
       auto acc = hn::Zero(d);
       for (size_t row = 0; row < kRows; ++row) {
-        const auto tap = [&](size_t e) { return hn::LoadU(d, first[row] + e * padded + c); };
+        const auto tap = [&](size_t e) { return hn::LoadU(d, first[row] + e * step + c); };
         if constexpr (kQuads) {
           const auto sum = WeighQuad(tap(0), tap(1), tap(2), tap(3), use(weight[0]),
                                      use(weight[1]), use(weight[2]), use(weight[3]));

@@ -34,8 +34,16 @@ bool SampleChannelsLastD(PairKind kind, const float* pixels, size_t channels, si
                          const float* row_weights, size_t taps, size_t rows, size_t pitch,
                          size_t count, void* out, size_t channel_step, size_t location_step,
                          bool prefetch_output) {
-  const auto sum = VisitWindowPlan(taps, rows, [](auto t, auto r) {
-    return &SumBlock<D, decltype(t)::value, decltype(r)::value>;
+  // Pixels of one or two whole vectors (SumBlock's kVectors) where vectors have a fixed size.
+  const size_t lanes = hn::Lanes(D());
+  const size_t vectors = HWY_HAVE_SCALABLE || padded > kLastChunk || padded % lanes != 0
+                             ? 0
+                             : padded / lanes;
+  const auto sum = VisitWindowPlan(taps, rows, [vectors](auto t, auto r) {
+    constexpr size_t kTaps = decltype(t)::value, kRows = decltype(r)::value;
+    return vectors == 1   ? &SumBlock<D, kTaps, kRows, 1>
+           : vectors == 2 ? &SumBlock<D, kTaps, kRows, 2>
+                          : &SumBlock<D, kTaps, kRows, 0>;
   });
   const bool planes = location_step == 1;
   const auto store = VisitFloatKind(kind, [planes](auto k) {
