@@ -33,18 +33,20 @@ namespace gridsample {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// The byte of each uint32 lane of v at bit `shift`, as float32. (No lambdas over vectors here:
-// SVE's are sizeless and cannot be captured.)
+// The byte of each uint32 lane of v at bit `shift`, as float32; the top byte (shift 24) needs
+// no mask. (No lambdas over vectors here: SVE's are sizeless and cannot be captured.)
 template <class D>
 HWY_INLINE hn::Vec<D> ByteAt(D d, hn::Vec<hn::RebindToUnsigned<D>> v, int shift) {
   const hn::RebindToUnsigned<D> du;
-  return hn::ConvertTo(d, hn::BitCast(hn::RebindToSigned<D>(),
-                                      hn::And(hn::ShiftRightSame(v, shift), hn::Set(du, 0xFFu))));
+  auto byte = hn::ShiftRightSame(v, shift);
+  if (shift < 24) byte = hn::And(byte, hn::Set(du, 0xFFu));
+  return hn::ConvertTo(d, hn::BitCast(hn::RebindToSigned<D>(), byte));
 }
 
 // For sums v in [0, 256): floor(v) (their truncation) in the low byte of each uint32 lane, the
-// other bits those of 2^23. Adding 2^23 to an integer below it writes the integer into the
-// mantissa exactly, which costs less than ConvertTo's guard against overflow.
+// bits above it those of 2^23: zeros up to bit 23, so that shifted left by 8, 16 or 24 the
+// byte comes alone. Adding 2^23 to an integer below it writes the integer into the mantissa
+// exactly, which costs less than ConvertTo's guard against overflow.
 template <class D>
 HWY_INLINE hn::Vec<hn::RebindToUnsigned<D>> TruncatedByte(D d, hn::Vec<D> v) {
   return hn::BitCast(hn::RebindToUnsigned<D>(), hn::Add(hn::Floor(v), hn::Set(d, 8388608.0f)));
@@ -86,10 +88,9 @@ struct BytePixels {
   static HWY_INLINE void Store(D d, hn::Vec<D> c0, hn::Vec<D> c1, hn::Vec<D> c2, hn::Vec<D> c3,
                                size_t valid, Element* out) {
     const hn::RebindToUnsigned<D> du;
-    auto packed = hn::Or(
-        hn::And(TruncatedByte(d, c0), hn::Set(du, 0xFFu)),
-        hn::Or(hn::And(hn::ShiftLeft<8>(TruncatedByte(d, c1)), hn::Set(du, 0xFF00u)),
-               hn::And(hn::ShiftLeft<16>(TruncatedByte(d, c2)), hn::Set(du, 0xFF0000u))));
+    auto packed = hn::Or(hn::And(TruncatedByte(d, c0), hn::Set(du, 0xFFu)),
+                         hn::Or(hn::ShiftLeft<8>(TruncatedByte(d, c1)),
+                                hn::ShiftLeft<16>(TruncatedByte(d, c2))));
     if constexpr (kC == 4) packed = hn::Or(packed, hn::ShiftLeft<24>(TruncatedByte(d, c3)));
     if (kC == 4 && valid == hn::Lanes(d)) {
       hn::StoreU(packed, du, reinterpret_cast<uint32_t*>(out));
