@@ -34,7 +34,7 @@ bool SampleChannelsLastD(PairKind kind, const float* pixels, size_t channels, si
                          const float* row_weights, size_t taps, size_t rows, size_t pitch,
                          size_t count, void* out, size_t channel_step, size_t location_step,
                          bool prefetch_output) {
-  // Pixels of one or two whole vectors (SumBlock's kVectors) where vectors have a fixed size.
+  // Pixels of 1, 2, 4 or 8 whole vectors (SumBlock's kVectors) where vectors have a fixed size.
   const size_t lanes = hn::Lanes(D());
   const size_t vectors = HWY_HAVE_SCALABLE || padded > kLastChunk || padded % lanes != 0
                              ? 0
@@ -43,6 +43,8 @@ bool SampleChannelsLastD(PairKind kind, const float* pixels, size_t channels, si
     constexpr size_t kTaps = decltype(t)::value, kRows = decltype(r)::value;
     return vectors == 1   ? &SumBlock<D, kTaps, kRows, 1>
            : vectors == 2 ? &SumBlock<D, kTaps, kRows, 2>
+           : vectors == 4 ? &SumBlock<D, kTaps, kRows, 4>
+           : vectors == 8 ? &SumBlock<D, kTaps, kRows, 8>
                           : &SumBlock<D, kTaps, kRows, 0>;
   });
   const bool planes = location_step == 1;
