@@ -24,9 +24,9 @@
 // This target's x86 vector width in bits (256: AVX2, 512: the AVX-512 family), 0 off x86: what
 // the x86-only code (hardware gathers, F16C conversions, transpositions in registers) tests.
 // By the ordering of Highway's target bits, not by target names: Highway 1.1 added AVX-512
-// targets below AVX3 (AVX3_ZEN4, AVX3_SPR), which a list of names would leave on portable code
-// on the CPUs they serve. A macro, re-evaluated for each target, so that other targets never
-// compile that code.
+// targets that rank above AVX3 (lower bits: AVX3_ZEN4, AVX3_SPR), which a list of names would
+// leave on portable code on the CPUs they serve. A macro, re-evaluated for each target, so
+// that other targets never compile that code.
 #undef GRIDSAMPLE_X86_BITS
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2 && HWY_MAX_BYTES >= 32
 #define GRIDSAMPLE_X86_BITS (HWY_MAX_BYTES * 8)
