@@ -27,6 +27,7 @@
 #include "cubic_quads-inl.h"
 #include "linear_pairs-inl.h"
 #include "plan-inl.h"
+#include "windows.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -287,9 +288,8 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
                            size_t n, size_t c0, size_t width, float* HWY_RESTRICT sums) {
   const D d;
   const size_t lanes = hn::Lanes(d);
-  // Pairs: a weight per tap; quads: the inner axis's four, then one per row (cubic_quads.h).
   constexpr bool kQuads = kTaps == 4;
-  constexpr size_t kWeights = kQuads ? kTaps + (kRows > 1 ? kRows : 0) : kTaps * kRows;
+  constexpr size_t kWeights = WindowWeights(kTaps, kRows);
   // Floats per pixel, and each row's offset from a location's corner pixel, in floats.
   const size_t step = kVectors != 0 ? kVectors * hn::MaxLanes(d) : padded;
   size_t row_offsets[kRows];

@@ -53,8 +53,8 @@ HWY_INLINE bool ReflectVector(D d, hn::Vec<D>& p, int64_t size, bool align_corne
   return true;
 }
 
-// CubicWeightVector's two pieces, in its operation order: the inner one (|t| <= 1) and the outer
-// one (1 < |t| < 2, and 0 from 2), for t >= 0.
+// coords.h's CubicWeight's two pieces, in its operation order (the factored forms): the inner
+// one (|t| <= 1) and the outer one (1 < |t| < 2, and 0 from 2), for t >= 0.
 template <class D>
 HWY_INLINE hn::Vec<D> CubicInnerVector(D d, hn::Vec<D> t) {
   const auto one = hn::Set(d, 1.0f);
@@ -69,17 +69,9 @@ HWY_INLINE hn::Vec<D> CubicOuterVector(D d, hn::Vec<D> t) {
   return hn::IfThenElseZero(hn::Lt(t, two), outer);
 }
 
-// coords.h's CubicWeight for a vector, in the same operation order (the factored forms).
-template <class D>
-HWY_INLINE hn::Vec<D> CubicWeightVector(D d, hn::Vec<D> t) {
-  t = hn::Abs(t);
-  return hn::IfThenElse(hn::Le(t, hn::Set(d, 1.0f)), CubicInnerVector(d, t),
-                        CubicOuterVector(d, t));
-}
-
 // The cubic weights of taps x0 - 1, x0, x0 + 1 and x0 + 2 of a coordinate x0 + t, t in [0, 1):
-// CubicWeightVector of t + 1, t, 1 - t and 2 - t, each with the one piece it takes, as the first
-// and last are at least 1 and the others at most 1 (where one is exactly 1, both pieces give -0).
+// CubicWeight of t + 1, t, 1 - t and 2 - t, each with the one piece it takes, as the first and
+// last are at least 1 and the others at most 1 (where one is exactly 1, both pieces give -0).
 template <class D>
 HWY_INLINE void CubicTapWeightsVector(D d, hn::Vec<D> t, hn::Vec<D>& w0, hn::Vec<D>& w1,
                                       hn::Vec<D>& w2, hn::Vec<D>& w3) {

@@ -30,6 +30,7 @@
 #include "pixel_pairs.h"
 #include "rows.h"
 #include "thread_pool.h"
+#include "windows.h"
 
 namespace gridsample {
 namespace {
@@ -201,7 +202,8 @@ struct Scratch {
     const size_t acc_at = reserve(tile * sizeof(C));
     if (IsWindowPath(setup.path)) {
       const size_t base_at = reserve(tile * sizeof(int32_t));
-      const size_t weights_at = reserve(setup.combinations * tile * sizeof(float));
+      const size_t weights_at =
+          reserve(WindowWeights(setup.taps, setup.rows) * tile * sizeof(float));
       const size_t grid_at = reserve(rank * tile * sizeof(float));
       memory = AllocateRow<unsigned char>(total);
       acc = At<C>(acc_at);

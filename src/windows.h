@@ -22,6 +22,13 @@ inline constexpr size_t kMaxQuadRows = size_t{1} << (2 * (kMaxQuadRank - 1));
 inline constexpr size_t kMaxWindowRows =
     kMaxPairRows > kMaxQuadRows ? kMaxPairRows : kMaxQuadRows;
 
+// The weights a window plan stores per location (row_weights' rows, `pitch` apart): pairs one
+// per element of each row (linear_pairs.h), quads the inner axis's four and, with more than one
+// row, one per row (cubic_quads.h).
+constexpr size_t WindowWeights(size_t taps, size_t rows) {
+  return taps == 4 ? 4 + (rows > 1 ? rows : 0) : taps * rows;
+}
+
 // What a window plan prefetches as it plans: the rows of its planned locations' windows in
 // `planes` input planes, `plane_bytes` apart from `first`, of `element_bytes` elements (rows
 // start at base + row_deltas[row], row < rows). For inputs far larger than the caches read in

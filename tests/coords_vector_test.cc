@@ -14,7 +14,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 // out[i] = the twin `which` of in[i], for i < n (a multiple of every target's lane count):
 // 0 UnnormalizeVector, 1 ReflectVector (out untouched and false returned if it declines),
-// 2 CubicWeightVector, 3 ClampFarVector, 4 + j tap j's weight of CubicTapWeightsVector.
+// 2 ClampFarVector, 3 + j tap j's weight of CubicTapWeightsVector (coords.h's CubicWeight of
+// the tap's distance).
 bool TwinLanes(int which, const float* in, size_t n, int64_t size, bool align_corners,
                float* out) {
   const hn::ScalableTag<float> d;
@@ -28,15 +29,12 @@ bool TwinLanes(int which, const float* in, size_t n, int64_t size, bool align_co
         if (!ReflectVector(d, v, size, align_corners)) return false;
         break;
       case 2:
-        v = CubicWeightVector(d, v);
-        break;
-      case 3:
         v = ClampFarVector(d, v, size);
         break;
       default: {  // no arrays of vectors: sizeless on SVE
         hn::Vec<decltype(d)> w0, w1, w2, w3;
         CubicTapWeightsVector(d, v, w0, w1, w2, w3);
-        v = which == 4 ? w0 : which == 5 ? w1 : which == 6 ? w2 : w3;
+        v = which == 3 ? w0 : which == 4 ? w1 : which == 5 ? w2 : w3;
       }
     }
     hn::StoreU(v, d, out + i);
@@ -83,20 +81,17 @@ TEST_CASE("coords-inl.h's vector twins equal coords.h lane by lane on every targ
       for (bool align_corners : {false, true}) {
         const float last = static_cast<float>(size - 1);
         const float period = ReflectionPeriod<float>(size, align_corners);
-        for (int which = 0; which < 8; ++which) {
+        for (int which = 0; which < 7; ++which) {
           std::vector<float> in(kCount), out(kCount, 0.0f);
           for (size_t i = 0; i < kCount; ++i) {
-            // Grid values near [-1, 1], reflected coordinates inside one period, cubic
-            // distances in [-2.5, 2.5] (with the exact knots), clamps around both ends,
-            // fractions in [0, 1) (with 0, and the largest below 1, whose t + 1 rounds to 2 and
-            // 2 - t to 1).
+            // Grid values near [-1, 1], reflected coordinates inside one period, clamps around
+            // both ends, fractions in [0, 1) (with 0, and the largest below 1, whose t + 1
+            // rounds to 2 and 2 - t to 1).
             const double u = std::uniform_real_distribution<double>(-1, 1)(rng);
-            const float knots[] = {0.0f, 1.0f, 2.0f, -1.0f, -2.0f, 0.5f};
             const float fractions[] = {0.0f, 0.99999994f, 0.5f, 1e-8f};
             in[i] = which == 0   ? static_cast<float>(1.2 * u)
                     : which == 1 ? static_cast<float>(u) * period
-                    : which == 2 ? (i % 8 == 0 ? knots[i / 8 % 6] : static_cast<float>(2.5 * u))
-                    : which == 3 ? static_cast<float>(u * (last + 20.0f))
+                    : which == 2 ? static_cast<float>(u * (last + 20.0f))
                     : i % 8 == 0 ? fractions[i / 8 % 4]
                                  : std::min(static_cast<float>(std::fabs(u)), 0.99999994f);
           }
@@ -112,9 +107,8 @@ TEST_CASE("coords-inl.h's vector twins equal coords.h lane by lane on every targ
             const float tap_distance[] = {v + 1.0f, v, 1.0f - v, 2.0f - v};
             const float expected = which == 0   ? Unnormalize<float>(v, size, align_corners)
                                    : which == 1 ? Reflect<float>(v, size, align_corners)
-                                   : which == 2 ? CubicWeight<float>(v)
-                                   : which == 3 ? ClampFar<float>(v, last)
-                                                : CubicWeight<float>(tap_distance[which - 4]);
+                                   : which == 2 ? ClampFar<float>(v, last)
+                                                : CubicWeight<float>(tap_distance[which - 3]);
             if (!SameBits(out[i], expected)) {
               mismatches.Add(std::string(hwy::TargetName(target)) + ": twin " +
                              std::to_string(which) + " of " + std::to_string(v) + ", size " +
