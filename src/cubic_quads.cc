@@ -18,7 +18,7 @@ void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes,
   VisitRank<kMaxQuadRank>(rank, [&](auto r) {
     PlanWindowsT<decltype(r)::value, QuadAxis>(grid, sizes, strides, options,
                                                /*fixed_bits=*/0, count, pitch, base_offsets,
-                                               row_weights, /*prefetch=*/nullptr);
+                                               row_weights);
   });
 }
 

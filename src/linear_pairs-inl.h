@@ -449,8 +449,10 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
   const size_t lanes = hn::Lanes(d);
   const auto* bytes = static_cast<const unsigned char*>(plane);
   constexpr size_t kElement = sizeof(Pair) / 2;
-  size_t deltas[kRows];
-  for (size_t row = 0; row < kRows; ++row) deltas[row] = static_cast<size_t>(row_deltas[row]);
+  const unsigned char* rows[kRows];  // each row's first pair, at the corner
+  for (size_t row = 0; row < kRows; ++row) {
+    rows[row] = bytes + static_cast<size_t>(row_deltas[row]) * kElement;
+  }
   auto nan = hn::FirstN(d, 0);
 #if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
   // Gathering pays for float32 pairs, and for 8-bit ones in vectors of 8 or more lanes (16-bit
@@ -458,13 +460,10 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
   constexpr bool kGather = sizeof(Pair) == sizeof(uint64_t) ||
                            (sizeof(Pair) == sizeof(uint16_t) && hn::MaxLanes(d) >= 8);
   if constexpr (kGather) {
-    const unsigned char* rows[kRows];  // each row's first pair, at the corner
-    for (size_t row = 0; row < kRows; ++row) {
-      rows[row] = bytes + deltas[row] * kElement;
-    }
     // The plan's last vector is whole (linear_pairs.h), so every lane reads a pair inside the
     // input.
     for (size_t i = 0; i < count; i += lanes) {
+      PrefetchAhead<kRows>(rows, base_offsets, i, count, kElement);
       hn::Vec<decltype(d)> left[kRows], right[kRows];
       Format::template Gather<kRows>(d, rows, base_offsets + i, left, right);
       auto acc = hn::Zero(d), low = hn::Zero(d);
@@ -484,9 +483,10 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
     // Whole vectors, as the gather above: the plan's last vector is whole.
     const size_t padded = (n + lanes - 1) / lanes * lanes;
     for (size_t i = 0; i < padded; ++i) {
-      const size_t base = static_cast<size_t>(base_offsets[i0 + i]);
+      PrefetchAhead<kRows>(rows, base_offsets, i0 + i, count, kElement);
+      const size_t base = static_cast<size_t>(base_offsets[i0 + i]) * kElement;
       for (size_t row = 0; row < kRows; ++row) {
-        std::memcpy(&pairs[row][i], bytes + (base + deltas[row]) * kElement, sizeof(Pair));
+        std::memcpy(&pairs[row][i], rows[row] + base, sizeof(Pair));
       }
     }
     for (size_t i = 0; i < n; i += lanes) {

@@ -14,12 +14,10 @@ namespace HWY_NAMESPACE {
 
 void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
                      const int64_t* strides, const Options& options, int fixed_bits,
-                     size_t count, size_t pitch, int32_t* base_offsets, float* row_weights,
-                     const WindowPrefetch* prefetch) {
+                     size_t count, size_t pitch, int32_t* base_offsets, float* row_weights) {
   VisitRank<kMaxPairRank>(rank, [&](auto r) {
     PlanWindowsT<decltype(r)::value, PairAxis>(grid, sizes, strides, options, fixed_bits,
-                                               count, pitch, base_offsets, row_weights,
-                                               prefetch);
+                                               count, pitch, base_offsets, row_weights);
   });
 }
 
@@ -59,10 +57,9 @@ HWY_EXPORT(SampleLinearPairs);
 
 void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
                      const int64_t* strides, const Options& options, int fixed_bits,
-                     size_t count, size_t pitch, int32_t* base_offsets, float* row_weights,
-                     const WindowPrefetch* prefetch) {
+                     size_t count, size_t pitch, int32_t* base_offsets, float* row_weights) {
   HWY_DYNAMIC_DISPATCH(PlanLinearPairs)(grid, rank, sizes, strides, options, fixed_bits, count,
-                                        pitch, base_offsets, row_weights, prefetch);
+                                        pitch, base_offsets, row_weights);
 }
 bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
                        const int32_t* row_deltas, const float* row_weights, size_t rows,

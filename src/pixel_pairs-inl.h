@@ -180,6 +180,7 @@ void SampleRgbaPairs(const void* pixels, const int32_t* HWY_RESTRICT base_offset
   }
   // The plan's last vector is whole (linear_pairs.h), so every lane reads a pair inside X.
   for (size_t i = 0; i < count; i += lanes) {
+    PrefetchAhead<kRows>(rows, base_offsets, i, count, 4);
     hn::Vec<decltype(d)> left[kRows], right[kRows];
     using Pairs = PairFormat<PairKind::kF32>;
     Pairs::Gather<kRows, /*kHardware=*/false>(d, rows, base_offsets + i, left, right);
@@ -217,9 +218,9 @@ bool SamplePixelPairsT(const void* pixels, const int32_t* HWY_RESTRICT base_offs
   const size_t lanes = hn::Lanes(d);
   const auto* bytes = static_cast<const unsigned char*>(pixels);
   auto* elements = static_cast<typename Format::Element*>(out);
-  size_t deltas[kRows];
+  const unsigned char* rows[kRows];  // each row's first pair, at the corner
   for (size_t row = 0; row < kRows; ++row) {
-    deltas[row] = static_cast<size_t>(row_deltas[row]) * kPixelBytes;
+    rows[row] = bytes + static_cast<size_t>(row_deltas[row]) * kPixelBytes;
   }
   alignas(64) Slot left[kRows][kWindowBlock * kSlots];
   alignas(64) Slot right[kRows][kWindowBlock * kSlots];
@@ -230,9 +231,10 @@ bool SamplePixelPairsT(const void* pixels, const int32_t* HWY_RESTRICT base_offs
     // inside the input.
     const size_t whole = (n + lanes - 1) / lanes * lanes;
     for (size_t i = 0; i < whole; ++i) {
+      PrefetchAhead<kRows>(rows, base_offsets, i0 + i, count, kPixelBytes);
       const size_t base = static_cast<size_t>(base_offsets[i0 + i]) * kPixelBytes;
       for (size_t row = 0; row < kRows; ++row) {
-        Format::Copy(bytes + base + deltas[row], &left[row][i * kSlots], &right[row][i * kSlots]);
+        Format::Copy(rows[row] + base, &left[row][i * kSlots], &right[row][i * kSlots]);
       }
     }
     for (size_t i = 0; i < n; i += lanes) {

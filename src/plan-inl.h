@@ -1,6 +1,7 @@
 // What the vector plans of the pair, quad and nearest paths share, per SIMD target: loading a
-// vector of grid values, the windows plan (PlanWindowsT) and storing sums. The vector forms of
-// coords.h's coordinate math are coords-inl.h's. Included by the -inl.h files of those paths.
+// vector of grid values, the windows plan (PlanWindowsT), storing sums and the pair kernels'
+// prefetches (PrefetchAhead). The vector forms of coords.h's coordinate math are
+// coords-inl.h's. Included by the -inl.h files of those paths.
 
 // Per-target include guard (the Highway idiom).
 #if defined(GRIDSAMPLE_SRC_PLAN_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -183,21 +184,24 @@ HWY_INLINE void StoreFixedPairWeights(D d, const WindowBlock<2>& block, hn::Vec<
   SplitFixedPair<0, kRank>(d, block, all_whole, whole, 0, unit, pitch, row_weights);
 }
 
-// Prefetches the windows (windows.h) of every kPrefetchEvery-th of the n locations planned at
-// base_offsets: neighbours in a warp share their lines, and more prefetches only wait on the
-// same memory.
+// The pair kernels' prefetches: every kPrefetchEvery-th location they sample, the rows of the
+// window kPrefetchAhead locations on (rows[r] + base_offsets[...] * unit bytes), unless that is
+// past `count`. An affine warp of a large image reads each input row in short runs, a row
+// apart, which no hardware prefetcher predicts. Neighbours share their lines, so every 16th
+// location is enough; 64 ahead measured best (docs/benchmarks.md).
 inline constexpr size_t kPrefetchEvery = 16;
-HWY_INLINE void PrefetchWindows(const WindowPrefetch& prefetch, const int32_t* base_offsets,
-                                size_t n) {
-  for (size_t lane = 0; lane < n; lane += kPrefetchEvery) {
-    for (size_t row = 0; row < prefetch.rows; ++row) {
-      const size_t at = static_cast<size_t>(base_offsets[lane] + prefetch.row_deltas[row]) *
-                        prefetch.element_bytes;
-      for (size_t plane = 0; plane < prefetch.planes; ++plane) {
-        hwy::Prefetch(prefetch.first + plane * prefetch.plane_bytes + at);
-      }
-    }
-  }
+inline constexpr size_t kPrefetchAhead = 64;
+template <size_t kRows>
+HWY_INLINE void PrefetchAhead(const unsigned char* const* rows,
+                              const int32_t* HWY_RESTRICT base_offsets, size_t i, size_t count,
+                              size_t unit) {
+#if HWY_ARCH_WASM  // no prefetch instruction: nothing to compute
+  (void)rows, (void)base_offsets, (void)i, (void)count, (void)unit;
+#else
+  if (i % kPrefetchEvery != 0 || i + kPrefetchAhead >= count) return;
+  const size_t at = static_cast<size_t>(base_offsets[i + kPrefetchAhead]) * unit;
+  for (size_t row = 0; row < kRows; ++row) hwy::Prefetch(rows[row] + at);
+#endif
 }
 
 // The plan of the pair and quad paths (linear_pairs.h, cubic_quads.h), for kRank axes whose
@@ -208,8 +212,7 @@ HWY_INLINE void PrefetchWindows(const WindowPrefetch& prefetch, const int32_t* b
 template <size_t kRank, class Axis>
 void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const int64_t* strides,
                   const Options& options, int fixed_bits, size_t count, size_t pitch,
-                  int32_t* HWY_RESTRICT base_offsets, float* HWY_RESTRICT row_weights,
-                  const WindowPrefetch* prefetch) {
+                  int32_t* HWY_RESTRICT base_offsets, float* HWY_RESTRICT row_weights) {
   constexpr size_t kTaps = Axis::kTaps;
   constexpr size_t kIn = kRank - 1;  // the innermost axis
   size_t rows = 1;
@@ -247,7 +250,6 @@ void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
                                    hn::Set(di, static_cast<int32_t>(strides[a]))));
     }
     hn::StoreU(base, di, base_offsets + i);
-    if (prefetch != nullptr) PrefetchWindows(*prefetch, base_offsets + i, lanes);
     if constexpr (kTaps == 2) {
       if (fixed) {
         // Lanes planned in vectors are finite, and complete unless padded with zeros.

@@ -63,10 +63,6 @@ struct Tuning {
   static constexpr size_t kChannelsLastWidth = 32;
   static constexpr size_t kChannelsLastPlane = 4096;
   static constexpr size_t kChannelsLastCubic3D = 12;
-  // The pair and pixel-pair paths prefetch their windows as they plan them when one batch
-  // item's input passes this many bytes: larger inputs leave the caches, and smaller ones stay
-  // there, where the prefetches cost a tenth more time (4 MB of RGBA: 4% more).
-  static constexpr size_t kPrefetchInput = size_t{8} << 20;
   // The channels-last path prefetches each block's output lines before it transposes its sums
   // into them when one batch item's output passes this many bytes: the lines of a larger
   // output are mostly not in L2, and each store would wait for its own (W6 1.2x, W1 1.1x as
@@ -157,9 +153,6 @@ struct CallSetup {
   bool prefetch_output;  // PathChoice::prefetch_output
   // Elements between a channel's adjacent pixels in X and Y: 1, or C channels-last.
   int64_t pixel_step;
-  // The (pixel) pair path with PathChoice::prefetch: what it prefetches as it plans, for batch
-  // item 0 (first is null otherwise).
-  WindowPrefetch prefetch;
   // Integer and bool X on the generic path: fixed-point weights summed exactly (convert.h).
   bool exact;
   // Integer and bool X: kFixedBits of X's dtype; 0 for the other dtypes.
@@ -358,13 +351,8 @@ void PlanWindowsTile(const CallSetup& setup, const void* grid, int64_t n, int64_
     PlanCubicQuads(values, p.rank, p.in.data(), p.stride.data(), setup.options, count,
                    setup.tile, s->base_offsets, s->row_weights);
   } else {
-    WindowPrefetch prefetch = setup.prefetch;  // batch item n's planes
-    if (prefetch.first != nullptr) {
-      prefetch.first += static_cast<size_t>(n) * prefetch.planes * prefetch.plane_bytes;
-    }
     PlanLinearPairs(values, p.rank, p.in.data(), p.stride.data(), setup.options,
-                    setup.fixed_bits, count, setup.tile, s->base_offsets, s->row_weights,
-                    prefetch.first != nullptr ? &prefetch : nullptr);
+                    setup.fixed_bits, count, setup.tile, s->base_offsets, s->row_weights);
   }
 }
 
@@ -554,7 +542,6 @@ struct PathChoice {
   size_t padded_channels;  // the channels-last path's channels per pixel, else 0
   bool copy_pixels;        // the channels-last path reads a copy of X (else X itself)
   bool prefetch_output;    // the channels-last path prefetches its output lines (kPrefetchOutput)
-  bool prefetch;           // the (pixel) pair path prefetches its windows as it plans
   size_t tile;             // locations per tile, a multiple of kRowBlock
   size_t threads;
   size_t channel_blocks;   // work items split each tile's channels in this many blocks
@@ -614,7 +601,7 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
   at(SamplerPath::kPixelPairs) = last && pairs_fit && PixelPairsTake(types.pair_kind, channels);
   // The fastest that can, as measured (Tuning), unless a test forces one that can. For
   // channels-last X, the kernels that read pixels beat the generic path whatever the sizes.
-  PathChoice choice{SamplerPath::kGeneric, 0, false, false, false, 0, 0, 1};
+  PathChoice choice{SamplerPath::kGeneric, 0, false, false, 0, 0, 1};
   for (SamplerPath path : {SamplerPath::kNearestPlan, SamplerPath::kPairs, SamplerPath::kQuads}) {
     if (at(path)) choice.path = path;
   }
@@ -624,7 +611,7 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
   if (at(SamplerPath::kPixelPairs)) choice.path = SamplerPath::kPixelPairs;
   const int forced = forced_path.load(std::memory_order_relaxed);
   if (forced >= 0 && can[forced]) choice.path = static_cast<SamplerPath>(forced);
-  // Whether one batch item's planes of `plane` elements pass `bytes` (the prefetch rules).
+  // Whether one batch item's planes of `plane` elements pass `bytes` (kPrefetchOutput).
   const auto item_passes = [&](int64_t plane, size_t bytes) {
     return static_cast<double>(p.channels) * static_cast<double>(plane) *
                static_cast<double>(types.x_bytes) >
@@ -635,9 +622,6 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
     choice.copy_pixels = !direct;
     choice.prefetch_output = item_passes(p.out_plane, Tuning::kPrefetchOutput);
   }
-  choice.prefetch = (choice.path == SamplerPath::kPairs ||
-                     choice.path == SamplerPath::kPixelPairs) &&
-                    item_passes(p.in_plane, Tuning::kPrefetchInput);
 
   const double work = static_cast<double>(p.y_count) * static_cast<double>(combinations);
   size_t threads = options.num_threads == 0 ? HardwareThreads()
@@ -692,16 +676,6 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   setup.exact = kExactOutputs<XD> && !IsWindowPath(setup.path) && options.mode != Mode::kNearest;
   setup.padded_channels = choice.padded_channels;
   setup.prefetch_output = choice.prefetch_output;
-  setup.prefetch = {nullptr, 0, 0, 0, nullptr, 0};
-  if (choice.prefetch) {
-    // The pair path reads a plane per channel, the pixel pairs one plane of whole pixels.
-    const bool pixels = choice.path == SamplerPath::kPixelPairs;
-    const size_t channels = static_cast<size_t>(p.channels);
-    const size_t element = kTypes.x_bytes * (pixels ? channels : 1);
-    setup.prefetch = {static_cast<const unsigned char*>(x.data),
-                      static_cast<size_t>(p.in_plane) * element, pixels ? 1 : channels, element,
-                      setup.row_deltas, setup.rows};
-  }
   setup.pixels = nullptr;
   setup.pixels_batch = 0;
   setup.pixel_step = PixelStep(p);

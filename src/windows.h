@@ -29,20 +29,6 @@ constexpr size_t WindowWeights(size_t taps, size_t rows) {
   return taps == 4 ? 4 + (rows > 1 ? rows : 0) : taps * rows;
 }
 
-// What a window plan prefetches as it plans: the rows of its planned locations' windows in
-// `planes` input planes, `plane_bytes` apart from `first`, of `element_bytes` elements (rows
-// start at base + row_deltas[row], row < rows). For inputs far larger than the caches read in
-// an order no hardware prefetcher predicts (an affine warp reads each input row in short runs,
-// a row apart): the loads then wait on memory less, as the plan's arithmetic overlaps them.
-struct WindowPrefetch {
-  const unsigned char* first;
-  size_t plane_bytes;
-  size_t planes;
-  size_t element_bytes;
-  const int32_t* row_deltas;
-  size_t rows;
-};
-
 // row_deltas[row] for the rows of PlanLinearPairs (taps = 2) and PlanCubicQuads (taps = 4):
 // the offset of the row's window from the corner, the row's base-`taps` digits (axis 0 most
 // significant) times the outer axes' strides. An outer axis with fewer elements than `taps`

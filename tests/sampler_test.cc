@@ -249,10 +249,10 @@ TEST_CASE("The channels-last path copies large batches an item at a time", "[sam
   }
 }
 
-TEST_CASE("The pair path prefetching large inputs equals the reference", "[sampler]") {
-  // Three float32 planes of 1100x1100 (14 MB) and 3 uint16 planes of 1700x1700 (17 MB): past
-  // the size from which the pair path prefetches its windows as it plans, in 2-D and 3-D, the
-  // whole input reachable (the taps of the first and last planes at the input's far corner).
+TEST_CASE("The pair path on large inputs equals the reference", "[sampler]") {
+  // Three float32 planes of 1100x1100 (14 MB) and 3 uint16 planes of 1700x1700 (17 MB), in 2-D
+  // and 3-D, the whole input reachable (the taps of the first and last planes at the input's
+  // far corner), and tiles of more locations than the kernels prefetch ahead.
   GridSampleTester().input({1, 3, 1100, 1100}).output({61, 67}).grid_range(1.1).seed(960).Test();
   GridSampleTester()
       .input({2, 3, 1700, 1700})
