@@ -154,6 +154,10 @@ int StartThreads(int threads) {
   return static_cast<int>(StartPool(static_cast<size_t>(std::max(threads, 1))));
 }
 
+// Starts the call thread (thread_pool.h) on the worker Emscripten loaded for it; false if it
+// cannot start.
+bool StartCallThreadJs() { return StartCallThread(); }
+
 // Y = GridSample(X, grid) over heap buffers the wrapper allocated (y: of dims y_dims).
 int GridSampleJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr_t grid,
                  int grid_dtype, uintptr_t grid_dims, int grid_rank, uintptr_t y,
@@ -170,6 +174,46 @@ int GridSampleJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr
         MakeOptions(mode, padding, align_corners, layout, num_threads));
   });
 }
+
+// GridSampleJs on the call thread (thread_pool.h): StartGridSampleJs takes the same arguments
+// and returns at once, FinishGridSampleJs waits for the call and returns its code. Meanwhile
+// the wrapper allocates a fresh output and touches its pages. Without the call thread,
+// StartGridSampleJs runs the call itself.
+struct GridSampleArgs {
+  uintptr_t x;
+  int x_dtype;
+  uintptr_t x_dims;
+  int x_rank;
+  uintptr_t grid;
+  int grid_dtype;
+  uintptr_t grid_dims;
+  int grid_rank;
+  uintptr_t y;
+  uintptr_t y_dims;
+  int mode;
+  int padding;
+  bool align_corners;
+  int layout;
+  int num_threads;
+};
+GridSampleArgs background_args;  // the call StartGridSampleJs handed over
+
+int RunGridSampleArgs(void* context) {
+  const GridSampleArgs& a = *static_cast<const GridSampleArgs*>(context);
+  return GridSampleJs(a.x, a.x_dtype, a.x_dims, a.x_rank, a.grid, a.grid_dtype, a.grid_dims,
+                      a.grid_rank, a.y, a.y_dims, a.mode, a.padding, a.align_corners, a.layout,
+                      a.num_threads);
+}
+
+void StartGridSampleJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr_t grid,
+                       int grid_dtype, uintptr_t grid_dims, int grid_rank, uintptr_t y,
+                       uintptr_t y_dims, int mode, int padding, bool align_corners, int layout,
+                       int num_threads) {
+  background_args = {x, x_dtype, x_dims, x_rank, grid, grid_dtype, grid_dims, grid_rank,
+                     y, y_dims, mode, padding, align_corners, layout, num_threads};
+  SubmitCall(&RunGridSampleArgs, &background_args);
+}
+int FinishGridSampleJs() { return CollectCall(); }
 
 // The same for X of dtype string. X's strings stay in JS: the core samples stand-ins, X's
 // element i being the 4 bytes of i + 1 (short enough to need no heap of their own), and Y's
@@ -282,11 +326,14 @@ EMSCRIPTEN_BINDINGS(gridsample) {
   emscripten::function("parseLayout", &gridsample::ParseLayoutJs);
   emscripten::function("outputShape", &gridsample::OutputShapeJs);
   emscripten::function("gridSample", &gridsample::GridSampleJs);
+  emscripten::function("startGridSample", &gridsample::StartGridSampleJs);
+  emscripten::function("finishGridSample", &gridsample::FinishGridSampleJs);
   emscripten::function("gridSampleStrings", &gridsample::GridSampleStringsJs);
   emscripten::function("affineGridShape", &gridsample::AffineGridShapeJs);
   emscripten::function("affineGrid", &gridsample::AffineGridJs);
   emscripten::function("lastMessageAt", &gridsample::LastMessageAt);
   emscripten::function("heapInUse", &gridsample::HeapInUse);
   emscripten::function("startThreads", &gridsample::StartThreads);
+  emscripten::function("startCallThread", &gridsample::StartCallThreadJs);
   emscripten::function("itemsTakenByPool", &gridsample::ItemsTakenByPoolJs);
 }

@@ -61,6 +61,11 @@ const SCRATCH_DIMS = 48;  // dims a call keeps in the scratch allocated at init(
 // An attribute spelling longer than any valid one is cut to this many characters (plus '…')
 // before the core parses it and names it in its message.
 const MAX_SPELLING = 32;
+// Fresh outputs of at least this many bytes are allocated, and their pages touched, while the
+// call samples on the call thread (sampleNumbers): below it, faulting the pages in as the copy
+// out writes them costs less than handing the call over.
+const BACKGROUND_OUTPUT_BYTES = 256 * 1024;
+const OS_PAGE_BYTES = 4096;  // the smallest page size of the platforms we run on
 const OPTION_NAMES = ['mode', 'paddingMode', 'alignCorners', 'layout', 'out', 'numThreads'];
 const AFFINE_OPTION_NAMES = ['alignCorners'];
 
@@ -179,8 +184,8 @@ async function load(platform, options) {
   const ready = platform.createModule({
     wasmMemory: memory,
     // The glue makes this many workers at once and loads the module into them; each then hosts
-    // one thread of the core's pool.
-    pthreadPoolSize: helpers,
+    // one thread of the core's pool, and one the call thread (sampleNumbers).
+    pthreadPoolSize: helpers > 0 ? helpers + 1 : 0,
     createThreadWorker() {
       loading += 1;
       const worker = platform.createThreadWorker(options.locateFile, {
@@ -204,6 +209,7 @@ async function load(platform, options) {
   });
   let module;
   let threads = 1;
+  let callThread = false;
   try {
     module = await Promise.race([ready, failed]);
     // A worker that cannot load (a browser without module workers, a script that is not
@@ -217,6 +223,7 @@ async function load(platform, options) {
         await new Promise((resolve) => { setTimeout(resolve, 0); });
       }
       threads = module.startThreads(helpers + 1);
+      callThread = threads > 1 && module.startCallThread();
     }
   } catch (error) {
     for (const worker of workers) worker.terminate();
@@ -246,6 +253,8 @@ async function load(platform, options) {
     memory,
     views: viewsOf(memory.buffer),
     threads,
+    callThread,           // the call thread runs (sampleNumbers)
+    cores: platform.hardwareThreads(),
     workers,              // the threads' workers, for the package's tests
     types,
     ok: codes.kOk.value,
@@ -261,7 +270,8 @@ async function load(platform, options) {
 }
 
 // init() for one platform: { createModule, defaultLocation(), instantiate(where, imports),
-// defaultThreads(), threadsAvailable(), createThreadWorker(locateFile, { loaded, failed }) }:
+// defaultThreads(), hardwareThreads(), threadsAvailable(),
+// createThreadWorker(locateFile, { loaded, failed }) }:
 // a thread's worker, which calls loaded() once the module is loaded in it, failed() if it
 // cannot load.
 export function initWith(platform, options) {
@@ -289,8 +299,8 @@ export function numThreads() {
 // The embind module, its memory and the threads' workers, for the package's own tests (heap
 // probes, thread counts); null before init().
 export function moduleForTesting() {
-  return runtime ? { module: runtime.module, memory: runtime.memory, workers: runtime.workers } :
-      null;
+  return runtime ? { module: runtime.module, memory: runtime.memory, workers: runtime.workers,
+                     callThread: runtime.callThread } : null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -709,13 +719,21 @@ function sampleNumbers({ xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, pad
     throw new RangeError(`gridsample: the tensors need ${total} bytes, more than the ` +
                          `WebAssembly heap holds (${MAX_HEAP_BYTES})`);
   }
+  // A large fresh output is allocated while the call samples on the call thread, and its pages
+  // touched: new memory, which the system would otherwise map page by page as the copy out
+  // first writes it. Only where a core is left for this thread: else it slows the call's own
+  // (docs/javascript.md, "Threads").
+  const background = out === undefined && runtime.callThread &&
+                     yBytes >= BACKGROUND_OUTPUT_BYTES &&
+                     (threads || runtime.threads) < runtime.cores;
+  const fresh = () => newArray(xt.array, yCount, yBytes, 'the output');
   let y;
   let yView;
   if (out !== undefined) {
     y = out.target;
     yView = out.bytes;
-  } else {
-    y = newArray(xt.array, yCount, yBytes, 'the output');
+  } else if (!background) {
+    y = fresh();
     yView = bytesOf('y', y);
   }
   const ptr = allocate(total, 'the tensors');
@@ -728,9 +746,22 @@ function sampleNumbers({ xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, pad
     const { u8 } = heap();
     u8.set(xt.bytes, xPtr);
     u8.set(gt.bytes, gridPtr);
-    const code = module.gridSample(xPtr, xt.info.id, xDims, xt.dims.length, gridPtr, gt.info.id,
-                                   gridDims, gt.dims.length, yPtr, yDimsAt, modeValue,
-                                   paddingValue, alignCorners, layoutValue, threads);
+    const args = [xPtr, xt.info.id, xDims, xt.dims.length, gridPtr, gt.info.id, gridDims,
+                  gt.dims.length, yPtr, yDimsAt, modeValue, paddingValue, alignCorners,
+                  layoutValue, threads];
+    let code;
+    if (background) {
+      module.startGridSample(...args);
+      try {
+        y = fresh();
+        yView = bytesOf('y', y);
+        for (let at = 0; at < yView.length; at += OS_PAGE_BYTES) yView[at] = 0;
+      } finally {
+        code = module.finishGridSample();  // the heap block is freed only after the call
+      }
+    } else {
+      code = module.gridSample(...args);
+    }
     if (code !== runtime.ok) throw errorOf(code);
     yView.set(heap().u8.subarray(yPtr, yPtr + yBytes));  // the call may have grown the memory
   } finally {

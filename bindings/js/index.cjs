@@ -63,6 +63,7 @@ const platform = {
     return WebAssembly.instantiate(await readWasm(where), imports);
   },
   defaultThreads: () => (os.availableParallelism ? os.availableParallelism() : os.cpus().length),
+  hardwareThreads: () => (os.availableParallelism ? os.availableParallelism() : os.cpus().length),
   threadsAvailable: () => true,
   // locateFile is for the .wasm only: the thread's script requires the glue beside it.
   createThreadWorker: (locateFile, hooks) => new ThreadWorker(hooks),

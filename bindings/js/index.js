@@ -52,6 +52,7 @@ const platform = {
   // onnxruntime-web's cap of 4, without its halving of the cores: a call's own thread is one
   // of its threads, and it waits for the others.
   defaultThreads: () => Math.min(4, (globalThis.navigator && navigator.hardwareConcurrency) || 1),
+  hardwareThreads: () => (globalThis.navigator && navigator.hardwareConcurrency) || 1,
   threadsAvailable,
   createThreadWorker(locateFile, { loaded, failed }) {
     let worker;

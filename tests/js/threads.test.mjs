@@ -1,8 +1,8 @@
 // Threads in Node.js (issue 21): init() starts a thread per CPU (worker_threads Workers running
 // the core's pool), every path's results are the same bit for bit at 1 thread and at all of
 // them (and the pool's threads did take work), the per-call numThreads, init({ numThreads }),
-// no thread or memory leak over 10,000 calls, and a call that grows the memory on every
-// thread. The hostile-input and memory suites (hostile.test.mjs, api.test.mjs) run threaded
+// a large fresh output allocated while the call thread samples, no thread or memory leak over
+// 10,000 calls, and a call that grows the memory on every thread. The hostile-input and memory suites (hostile.test.mjs, api.test.mjs) run threaded
 // too: init() there starts the same threads.
 import assert from 'node:assert/strict';
 import os from 'node:os';
@@ -77,9 +77,29 @@ function tensors([, xDims, gridDims, , type = 'float32']) {
 }
 
 describe('threads in Node.js', () => {
-  test('init() starts a thread per CPU, each past the first a worker of its own', () => {
+  test('init() starts a thread per CPU, each past the first a worker of its own, and the ' +
+       'call thread', () => {
     assert.equal(numThreads(), Math.min(cpus, 64));
-    assert.equal(instance().workers.length, numThreads() - 1);
+    const threads = numThreads() > 1;
+    assert.equal(instance().workers.length, threads ? numThreads() : 0);
+    assert.equal(instance().callThread, threads);
+  });
+
+  test('a large fresh output on fewer threads than CPUs: allocated while the call thread ' +
+       'samples, with the bits of `out`', { skip: threaded }, () => {
+    // 3 x 140 x 170 float32: 285,600 bytes of Y, past BACKGROUND_OUTPUT_BYTES.
+    const [x, grid] = tensors(['', [1, 3, 150, 160], [1, 140, 170, 2], {}]);
+    const out = new Float32Array(3 * 140 * 170);
+    for (const threads of [1, numThreads()]) {
+      for (let i = 0; i < 20; ++i) {
+        const fresh = gridSample(x, grid, { numThreads: threads });
+        assert.ok(fresh.data instanceof Float32Array);
+        assert.equal(fresh.data.buffer.byteLength, out.byteLength, 'an array of its own');
+        out.fill(NaN);
+        gridSample(x, grid, { numThreads: threads, out });
+        assert.deepEqual(bytes(fresh.data), bytes(out), `${threads} threads, call ${i}`);
+      }
+    }
   });
 
   describe('every path: the same bits at 1 thread and at all of them', { skip: threaded }, () => {
@@ -116,15 +136,17 @@ describe('threads in Node.js', () => {
 
   test('no thread or memory leak over 10,000 calls at 1 thread and at all', () => {
     const [x, grid] = tensors(['', [1, 2, 48, 48], [1, 128, 128, 2], {}]);
+    const [, largeGrid] = tensors(['', [1, 2, 48, 48], [1, 192, 192, 2], {}]);  // 288 KiB of Y
     const out = new Float32Array(2 * 128 * 128);
     const { y } = specExample();
     const workers = instance().workers.slice();
     const calls = (count) => {
       for (let i = 0; i < count; ++i) {
-        switch (i % 4) {
+        switch (i % 5) {
           case 0: gridSample(x, grid); break;
           case 1: gridSample(x, grid, { out, numThreads: 1 }); break;
           case 2: gridSample(x, grid, { out, mode: 'cubic', paddingMode: 'reflection' }); break;
+          case 3: gridSample(x, largeGrid, { numThreads: 1 }); break;  // on the call thread
           default: assert.throws(() => gridSample(x, grid, { mode: 'area' }), RangeError);
         }
       }
@@ -160,7 +182,8 @@ describe('init({ numThreads }) (each in a process of its own)', () => {
   const NODE_ESM = `import * as gs from 'gridsample';
     import { instance } from ${JSON.stringify(path.join(repo, 'tests', 'js', 'helpers.mjs'))};`;
   for (const wanted of [1, 4]) {
-    test(`numThreads ${wanted}: ${wanted - 1} workers running when init() resolves`, async () => {
+    const workers = wanted > 1 ? wanted : 0;  // the pool's, and the call thread's
+    test(`numThreads ${wanted}: ${workers} workers running when init() resolves`, async () => {
       // What a thread does as it starts is over by then: the heap stays as init() left it.
       const result = await scenario(NODE_ESM, `
         const before = gs.numThreads();
@@ -172,7 +195,7 @@ describe('init({ numThreads }) (each in a process of its own)', () => {
                                      heapGrew: instance().module.heapInUse() - heap,
                                      row: example() }));
       `);
-      assert.deepEqual(result, { before: 0, threads: wanted, workers: wanted - 1, heapGrew: 0,
+      assert.deepEqual(result, { before: 0, threads: wanted, workers, heapGrew: 0,
                                  row: [0, 0.15, 0.55, 0.95, 1.35, 0.75] });
     });
   }
