@@ -8,6 +8,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -271,6 +272,13 @@ class CallThread {
   enum State { kIdle, kPending, kDone };
 
   void Loop() {
+    // The C++ runtime keeps each thread's exception state on the heap from the first exception
+    // the thread throws (a call that runs out of memory throws std::bad_alloc): taken now, as
+    // the thread starts, so that such a call later leaves the heap as it found it.
+    try {
+      throw std::bad_alloc();
+    } catch (const std::bad_alloc&) {
+    }
     {
       std::lock_guard<std::mutex> lock(mutex_);
       running_ = true;

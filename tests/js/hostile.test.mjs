@@ -677,6 +677,12 @@ describe('sizes: RangeError before anything is allocated, and the package stays 
     // give back 64 KiB: room for small tensors but not for a large one, nor for the core's
     // plans or the glue's stand-ins.
     const room = module._malloc(2 ** 16);
+    // And room for the tensors of a call whose output (256 KiB, at 1 thread) is allocated while
+    // the call thread samples, given back last: the core then fails there.
+    const ones6 = new Array(6).fill(4);
+    const backgroundX = { data: new Float32Array(1), dims: [1, 1, 1, 1, 1, 1, 1, 1, 1] };
+    const backgroundGrid = { data: new Float32Array(2 ** 16 * 7), dims: [1, ...ones6, 16, 7] };
+    const tensorsRoom = module._malloc(16 + 2 ** 16 * 7 * 4 + 2 ** 18 + 64);
     const blocks = [];
     for (let size = 2 ** 30; size >= 2 ** 12;) {
       const block = module._malloc(size);
@@ -705,6 +711,10 @@ describe('sizes: RangeError before anything is allocated, and the package stays 
                       message: /^gridsample: the call needs more memory than the WebAssembly/ });
       // Small calls still run in the room left.
       assert.ok(closeTo(gridSample(x, grid).data, example.y));
+      module._free(tensorsRoom);
+      assert.throws(() => gridSample(backgroundX, backgroundGrid, { mode: 'cubic', numThreads: 1 }),
+                    { name: 'RangeError',
+                      message: /^gridsample: y: out of memory for the sampling plan$/ });
     } finally {
       for (const block of blocks) module._free(block);
     }
