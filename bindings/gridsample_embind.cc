@@ -23,6 +23,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "gridsample/gridsample.h"
@@ -175,45 +176,21 @@ int GridSampleJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr
   });
 }
 
-// GridSampleJs on the call thread (thread_pool.h): StartGridSampleJs takes the same arguments
-// and returns at once, FinishGridSampleJs waits for the call and returns its code. Meanwhile
-// the wrapper allocates a fresh output and touches its pages. Without the call thread,
-// StartGridSampleJs runs the call itself.
-struct GridSampleArgs {
-  uintptr_t x;
-  int x_dtype;
-  uintptr_t x_dims;
-  int x_rank;
-  uintptr_t grid;
-  int grid_dtype;
-  uintptr_t grid_dims;
-  int grid_rank;
-  uintptr_t y;
-  uintptr_t y_dims;
-  int mode;
-  int padding;
-  bool align_corners;
-  int layout;
-  int num_threads;
+// kCall on the call thread (thread_pool.h): Start takes kCall's arguments and returns at once;
+// FinishOnCallThread waits for the call and returns its code. Meanwhile the wrapper allocates a
+// fresh output and touches its pages. Without the call thread, Start runs the call itself.
+template <auto kCall, class = decltype(kCall)>
+struct OnCallThread;
+template <auto kCall, class... Args>
+struct OnCallThread<kCall, int (*)(Args...)> {
+  static inline std::tuple<Args...> args;  // the call Start handed over
+  static int Run(void*) { return std::apply(kCall, args); }
+  static void Start(Args... a) {
+    args = std::tuple<Args...>(a...);
+    SubmitCall(&Run, nullptr);
+  }
 };
-GridSampleArgs background_args;  // the call StartGridSampleJs handed over
-
-int RunGridSampleArgs(void* context) {
-  const GridSampleArgs& a = *static_cast<const GridSampleArgs*>(context);
-  return GridSampleJs(a.x, a.x_dtype, a.x_dims, a.x_rank, a.grid, a.grid_dtype, a.grid_dims,
-                      a.grid_rank, a.y, a.y_dims, a.mode, a.padding, a.align_corners, a.layout,
-                      a.num_threads);
-}
-
-void StartGridSampleJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr_t grid,
-                       int grid_dtype, uintptr_t grid_dims, int grid_rank, uintptr_t y,
-                       uintptr_t y_dims, int mode, int padding, bool align_corners, int layout,
-                       int num_threads) {
-  background_args = {x, x_dtype, x_dims, x_rank, grid, grid_dtype, grid_dims, grid_rank,
-                     y, y_dims, mode, padding, align_corners, layout, num_threads};
-  SubmitCall(&RunGridSampleArgs, &background_args);
-}
-int FinishGridSampleJs() { return CollectCall(); }
+int FinishOnCallThread() { return CollectCall(); }
 
 // The same for X of dtype string. X's strings stay in JS: the core samples stand-ins, X's
 // element i being the 4 bytes of i + 1 (short enough to need no heap of their own), and Y's
@@ -326,8 +303,9 @@ EMSCRIPTEN_BINDINGS(gridsample) {
   emscripten::function("parseLayout", &gridsample::ParseLayoutJs);
   emscripten::function("outputShape", &gridsample::OutputShapeJs);
   emscripten::function("gridSample", &gridsample::GridSampleJs);
-  emscripten::function("startGridSample", &gridsample::StartGridSampleJs);
-  emscripten::function("finishGridSample", &gridsample::FinishGridSampleJs);
+  emscripten::function("startGridSample",
+                       &gridsample::OnCallThread<&gridsample::GridSampleJs>::Start);
+  emscripten::function("finishGridSample", &gridsample::FinishOnCallThread);
   emscripten::function("gridSampleStrings", &gridsample::GridSampleStringsJs);
   emscripten::function("affineGridShape", &gridsample::AffineGridShapeJs);
   emscripten::function("affineGrid", &gridsample::AffineGridJs);

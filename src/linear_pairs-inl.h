@@ -447,12 +447,9 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
   auto* elements = static_cast<Element*>(dst);
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
-  const auto* bytes = static_cast<const unsigned char*>(plane);
   constexpr size_t kElement = sizeof(Pair) / 2;
-  const unsigned char* rows[kRows];  // each row's first pair, at the corner
-  for (size_t row = 0; row < kRows; ++row) {
-    rows[row] = bytes + static_cast<size_t>(row_deltas[row]) * kElement;
-  }
+  const unsigned char* rows[kRows];
+  RowStarts<kRows>(plane, row_deltas, kElement, rows);
   auto nan = hn::FirstN(d, 0);
 #if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
   // Gathering pays for float32 pairs, and for 8-bit ones in vectors of 8 or more lanes (16-bit

@@ -174,10 +174,7 @@ void SampleRgbaPairs(const void* pixels, const int32_t* HWY_RESTRICT base_offset
   const hn::RebindToUnsigned<decltype(d)> du;
   const size_t lanes = hn::Lanes(d);
   const unsigned char* rows[kRows];
-  for (size_t row = 0; row < kRows; ++row) {
-    rows[row] = static_cast<const unsigned char*>(pixels) +
-                static_cast<size_t>(row_deltas[row]) * 4;
-  }
+  RowStarts<kRows>(pixels, row_deltas, 4, rows);
   // The plan's last vector is whole (linear_pairs.h), so every lane reads a pair inside X.
   for (size_t i = 0; i < count; i += lanes) {
     PrefetchAhead<kRows>(rows, base_offsets, i, count, 4);
@@ -216,12 +213,9 @@ bool SamplePixelPairsT(const void* pixels, const int32_t* HWY_RESTRICT base_offs
   constexpr size_t kSlots = Format::kSlots;
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
-  const auto* bytes = static_cast<const unsigned char*>(pixels);
   auto* elements = static_cast<typename Format::Element*>(out);
-  const unsigned char* rows[kRows];  // each row's first pair, at the corner
-  for (size_t row = 0; row < kRows; ++row) {
-    rows[row] = bytes + static_cast<size_t>(row_deltas[row]) * kPixelBytes;
-  }
+  const unsigned char* rows[kRows];
+  RowStarts<kRows>(pixels, row_deltas, kPixelBytes, rows);
   alignas(64) Slot left[kRows][kWindowBlock * kSlots];
   alignas(64) Slot right[kRows][kWindowBlock * kSlots];
   auto nan = hn::FirstN(d, 0);

@@ -184,6 +184,18 @@ HWY_INLINE void StoreFixedPairWeights(D d, const WindowBlock<2>& block, hn::Vec<
   SplitFixedPair<0, kRank>(d, block, all_whole, whole, 0, unit, pitch, row_weights);
 }
 
+// rows[r]: where row r of the window at a location's corner starts, in an input whose elements
+// (pairs' halves, or pixels) are `unit` bytes: first + row_deltas[r] * unit. The pair kernels
+// read each row at rows[r] + base_offsets[i] * unit.
+template <size_t kRows>
+HWY_INLINE void RowStarts(const void* first, const int32_t* row_deltas, size_t unit,
+                          const unsigned char** rows) {
+  for (size_t row = 0; row < kRows; ++row) {
+    rows[row] = static_cast<const unsigned char*>(first) +
+                static_cast<size_t>(row_deltas[row]) * unit;
+  }
+}
+
 // The pair kernels' prefetches: every kPrefetchEvery-th location they sample, the rows of the
 // window kPrefetchAhead locations on (rows[r] + base_offsets[...] * unit bytes), unless that is
 // past `count`. An affine warp of a large image reads each input row in short runs, a row

@@ -746,12 +746,12 @@ function sampleNumbers({ xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, pad
     const { u8 } = heap();
     u8.set(xt.bytes, xPtr);
     u8.set(gt.bytes, gridPtr);
-    const args = [xPtr, xt.info.id, xDims, xt.dims.length, gridPtr, gt.info.id, gridDims,
-                  gt.dims.length, yPtr, yDimsAt, modeValue, paddingValue, alignCorners,
-                  layoutValue, threads];
-    let code;
+    // The same arguments either way: startGridSample returns at once (undefined).
+    const call = background ? module.startGridSample : module.gridSample;
+    let code = call(xPtr, xt.info.id, xDims, xt.dims.length, gridPtr, gt.info.id, gridDims,
+                    gt.dims.length, yPtr, yDimsAt, modeValue, paddingValue, alignCorners,
+                    layoutValue, threads);
     if (background) {
-      module.startGridSample(...args);
       try {
         y = fresh();
         yView = bytesOf('y', y);
@@ -759,8 +759,6 @@ function sampleNumbers({ xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, pad
       } finally {
         code = module.finishGridSample();  // the heap block is freed only after the call
       }
-    } else {
-      code = module.gridSample(...args);
     }
     if (code !== runtime.ok) throw errorOf(code);
     yView.set(heap().u8.subarray(yPtr, yPtr + yBytes));  // the call may have grown the memory
