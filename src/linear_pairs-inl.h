@@ -38,6 +38,26 @@ namespace gridsample {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Border and reflection padding of coordinates p on an axis of `size` (into [0, size - 1]);
+// false (p unusable) if a reflection folds more than once somewhere. Zeros padding: p as it is.
+template <class D>
+HWY_INLINE bool PadInside(D d, hn::Vec<D>& p, int64_t size, const Options& options) {
+  if (options.padding == Padding::kBorder) {
+    p = hn::Min(hn::Max(p, hn::Zero(d)), hn::Set(d, static_cast<float>(size - 1)));
+  }
+  return options.padding != Padding::kReflection || ReflectVector(d, p, size, options.align_corners);
+}
+
+// The pair of coordinates p in [0, size - 1] on an axis of size >= 2: it starts at floor(p), or
+// at size - 2 where p = size - 1, whose t = 1 gives the left element weight +0 and the right
+// one 1, as EncodePairTaps does. Returns the start; t is the right element's weight.
+template <class D>
+HWY_INLINE hn::Vec<D> InsidePair(D d, hn::Vec<D> p, int64_t size, hn::Vec<D>& t) {
+  const auto x0f = hn::Min(hn::Floor(p), hn::Set(d, static_cast<float>(size - 2)));
+  t = hn::Sub(p, x0f);
+  return x0f;
+}
+
 // The vector plan of one axis for the lanes of g; false if some lane needs the scalar plan.
 // With a `complete_out`, also whether each lane's taps are all inside or weigh 0 where not
 // (written under zeros padding only).
@@ -48,19 +68,11 @@ HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& o
   const hn::RebindToSigned<D> di;
   using V = hn::Vec<D>;
   const V one = hn::Set(d, 1.0f), zero = hn::Zero(d);
-  const V last = hn::Set(d, static_cast<float>(size - 1));
   V p = UnnormalizeVector(d, g, size, options.align_corners);
-  if (options.padding == Padding::kBorder) p = hn::Min(hn::Max(p, zero), last);
-  if (options.padding == Padding::kReflection &&
-      !ReflectVector(d, p, size, options.align_corners)) {
-    return false;
-  }
+  if (!PadInside(d, p, size, options)) return false;
   if (options.padding != Padding::kZeros && size >= 2) {
-    // p lies in [0, size - 1]: the pair starts at floor(p), or at size - 2 where p = size - 1,
-    // whose t = 1 gives the left element weight +0 and the right one 1, as EncodePairTaps
-    // does, with none of the edge cases below.
-    const V x0f = hn::Min(hn::Floor(p), hn::Set(d, static_cast<float>(size - 2)));
-    const V t = hn::Sub(p, x0f);
+    V t;
+    const V x0f = InsidePair(d, p, size, t);
     hn::Store(hn::ConvertTo(di, x0f), di, left_out);
     hn::Store(hn::Sub(one, t), d, left_weight_out);
     hn::Store(t, d, right_weight_out);
@@ -102,6 +114,49 @@ struct PairAxis {
                      WindowBlock<2>* block, size_t axis) {
     return PlanAxisVector(d, g, size, options, block->start[axis], block->weights[axis][0],
                           block->weights[axis][1], fixed ? block->complete[axis] : nullptr);
+  }
+  // A whole vector of 2-D locations (x, y) whose pairs lie inside (border and reflection
+  // padding, both axes of 2 or more elements), planned in registers: PlanAxisVector's inside
+  // branch on both axes, then the corner offset and the row weights as PlanWindowsT stores them
+  // (float products, or with `fixed` StoreFixedPairWeights' split of `whole`, every lane
+  // complete), the same numbers without the WindowBlock between them. False, with nothing
+  // stored, where a reflection folds more than once.
+  template <class D>
+  static HWY_INLINE bool Inside2D(D d, hn::Vec<D> x, hn::Vec<D> y, const int64_t* sizes,
+                                  const int64_t* strides, const Options& options, bool fixed,
+                                  hn::Vec<D> whole, hn::Vec<D> unit, size_t pitch,
+                                  int32_t* HWY_RESTRICT base_out,
+                                  float* HWY_RESTRICT weights_out) {
+    using V = hn::Vec<D>;
+    const hn::RebindToSigned<D> di;
+    V px = UnnormalizeVector(d, x, sizes[1], options.align_corners);
+    V py = UnnormalizeVector(d, y, sizes[0], options.align_corners);
+    if (!PadInside(d, px, sizes[1], options) || !PadInside(d, py, sizes[0], options)) return false;
+    V tx, ty;
+    const V x0 = InsidePair(d, px, sizes[1], tx);
+    const V y0 = InsidePair(d, py, sizes[0], ty);
+    hn::StoreU(hn::Add(hn::ConvertTo(di, x0), hn::Mul(hn::ConvertTo(di, y0),
+                                                     hn::Set(di, static_cast<int32_t>(strides[0])))),
+               di, base_out);
+    // Rows in odometer order, left then right: y0's row, then y0 + 1's.
+    if (fixed) {
+      const V low = hn::Round(hn::Mul(whole, ty));  // the part of row y0 + 1
+      const V high = hn::Sub(whole, low);
+      const V high_right = hn::Round(hn::Mul(high, tx));
+      const V low_right = hn::Round(hn::Mul(low, tx));
+      hn::StoreU(hn::Mul(hn::Sub(high, high_right), unit), d, weights_out);
+      hn::StoreU(hn::Mul(high_right, unit), d, weights_out + pitch);
+      hn::StoreU(hn::Mul(hn::Sub(low, low_right), unit), d, weights_out + 2 * pitch);
+      hn::StoreU(hn::Mul(low_right, unit), d, weights_out + 3 * pitch);
+      return true;
+    }
+    const V one = hn::Set(d, 1.0f);
+    const V wy = hn::Sub(one, ty), wx = hn::Sub(one, tx);
+    hn::StoreU(hn::Mul(wy, wx), d, weights_out);
+    hn::StoreU(hn::Mul(wy, tx), d, weights_out + pitch);
+    hn::StoreU(hn::Mul(ty, wx), d, weights_out + 2 * pitch);
+    hn::StoreU(hn::Mul(ty, tx), d, weights_out + 3 * pitch);
+    return true;
   }
   static void Scalar(float g, int64_t size, const Options& options, bool fixed,
                      WindowBlock<2>* block, size_t axis, size_t lane) {
@@ -272,17 +327,17 @@ struct PairFormat<PairKind::kF32> : FloatSums {
     hn::LoadInterleaved2(d, reinterpret_cast<const float*>(pairs), left, right);
   }
 #if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
-  // left[r], right[r]: the pairs at `offsets` of rows[r], split. 512-bit targets gather them
-  // with AVX-512's 64-bit gathers unless told not to (kHardware), others with GatherPairs:
-  // the gathers beat GatherPairs on float32 planes (W2 1.2 times as fast) but not on the RGBA
-  // pixels of the pixel pair path (W10 0.92).
-  template <size_t kRows, bool kHardware = true, class D>
+  // left[r], right[r]: the pairs at `offsets` of rows[r], split. With `hardware`, 512-bit
+  // targets gather them with AVX-512's 64-bit gathers; otherwise, and on other targets, they
+  // are loaded one by one (GatherPairs). Which is faster depends on the CPU (linear_pairs.h).
+  template <size_t kRows, class D>
   static HWY_INLINE void Gather(D d, const unsigned char* const* rows, const int32_t* offsets,
-                                hn::Vec<D>* left, hn::Vec<D>* right) {
+                                bool hardware, hn::Vec<D>* left, hn::Vec<D>* right) {
     const hn::Repartition<Pair, D> dp;
     hn::Vec<decltype(dp)> low[kRows], high[kRows];
+    (void)hardware;
 #if GRIDSAMPLE_X86_BITS == 512
-    if constexpr (kHardware && hn::MaxLanes(dp) == 8) {
+    if (hn::MaxLanes(dp) == 8 && hardware) {
       // Highway 1.0.3 gathers only with indices as wide as the lanes: the intrinsic takes the
       // 32-bit offsets (4-byte units) as they are.
       const auto* index = reinterpret_cast<const __m256i*>(offsets);
@@ -392,7 +447,8 @@ struct PairFormat8 {
 #if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
   template <size_t kRows, class D>
   static HWY_INLINE void Gather(D d, const unsigned char* const* rows, const int32_t* offsets,
-                                hn::Vec<D>* left, hn::Vec<D>* right) {
+                                bool /*hardware: none for 8-bit pairs*/, hn::Vec<D>* left,
+                                hn::Vec<D>* right) {
     const hn::Rebind<uint16_t, D> du16;
     hn::Vec<decltype(du16)> pairs[kRows];
     GatherPairs<kRows>(du16, rows, offsets, pairs);
@@ -440,7 +496,9 @@ HWY_INLINE void StorePairSums(D d, hn::Vec<D> acc, hn::Vec<D> low, size_t valid,
 template <PairKind K, size_t kRows>
 bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offsets,
                         const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
-                        size_t pitch, size_t count, float* out, void* dst) {
+                        size_t pitch, size_t count, bool hardware_gathers, float* out,
+                        void* dst) {
+  (void)hardware_gathers;  // read where the gathers are compiled
   using Format = PairFormat<K>;
   using Pair = typename Format::Pair;
   using Element = typename Format::Element;
@@ -462,7 +520,7 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
     for (size_t i = 0; i < count; i += lanes) {
       PrefetchAhead<kRows>(rows, base_offsets, i, count, kElement);
       hn::Vec<decltype(d)> left[kRows], right[kRows];
-      Format::template Gather<kRows>(d, rows, base_offsets + i, left, right);
+      Format::template Gather<kRows>(d, rows, base_offsets + i, hardware_gathers, left, right);
       auto acc = hn::Zero(d), low = hn::Zero(d);
       for (size_t row = 0; row < kRows; ++row) {
         const float* weights = row_weights + 2 * row * pitch + i;
@@ -521,10 +579,12 @@ HWY_INLINE auto VisitPairRows(size_t rows, F&& f) {
 template <PairKind K>
 bool SampleLinearPairsK(const void* plane, const int32_t* base_offsets,
                         const int32_t* row_deltas, const float* row_weights, size_t rows,
-                        size_t pitch, size_t count, float* out, void* dst) {
+                        size_t pitch, size_t count, bool hardware_gathers, float* out,
+                        void* dst) {
   return VisitPairRows(rows, [&](auto r) {
     return SampleLinearPairsT<K, decltype(r)::value>(plane, base_offsets, row_deltas,
-                                                     row_weights, pitch, count, out, dst);
+                                                     row_weights, pitch, count,
+                                                     hardware_gathers, out, dst);
   });
 }
 

@@ -8,6 +8,10 @@
 #include "linear_pairs.h"
 #include "linear_pairs-inl.h"
 
+#if HWY_ONCE && HWY_ARCH_X86 && defined(__GNUC__)
+#include <cpuid.h>
+#endif
+
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
 namespace HWY_NAMESPACE {
@@ -23,12 +27,13 @@ void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
 
 bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
                        const int32_t* row_deltas, const float* row_weights, size_t rows,
-                       size_t pitch, size_t count, float* out, void* dst) {
+                       size_t pitch, size_t count, bool hardware_gathers, float* out,
+                       void* dst) {
   switch (kind) {
 #define GRIDSAMPLE_PAIR_KIND(Kind)                                                          \
   case PairKind::Kind:                                                                      \
     return SampleLinearPairsK<PairKind::Kind>(plane, base_offsets, row_deltas, row_weights, \
-                                              rows, pitch, count, out, dst);
+                                              rows, pitch, count, hardware_gathers, out, dst);
     GRIDSAMPLE_PAIR_KIND(kF32)
     GRIDSAMPLE_PAIR_KIND(kF16)
     GRIDSAMPLE_PAIR_KIND(kBF16)
@@ -52,6 +57,19 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace gridsample {
 
+bool HardwareGathersPay() {
+#if HWY_ARCH_X86 && defined(__GNUC__)
+  static const bool intel = [] {
+    unsigned eax, ebx, ecx, edx;  // leaf 0: the vendor, "GenuineIntel" in ebx, edx, ecx
+    return __get_cpuid(0, &eax, &ebx, &ecx, &edx) != 0 && ebx == 0x756e6547u &&
+           edx == 0x49656e69u && ecx == 0x6c65746eu;
+  }();
+  return intel;
+#else
+  return false;
+#endif
+}
+
 HWY_EXPORT(PlanLinearPairs);
 HWY_EXPORT(SampleLinearPairs);
 
@@ -63,9 +81,11 @@ void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
 }
 bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
                        const int32_t* row_deltas, const float* row_weights, size_t rows,
-                       size_t pitch, size_t count, float* out, void* dst) {
+                       size_t pitch, size_t count, bool hardware_gathers, float* out,
+                       void* dst) {
   return HWY_DYNAMIC_DISPATCH(SampleLinearPairs)(kind, plane, base_offsets, row_deltas,
-                                                 row_weights, rows, pitch, count, out, dst);
+                                                 row_weights, rows, pitch, count,
+                                                 hardware_gathers, out, dst);
 }
 
 }  // namespace gridsample

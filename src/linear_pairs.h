@@ -43,9 +43,17 @@ enum class PairKind { kNone, kF32, kF16, kBF16, kI8, kU8, kI16, kU16, kBool };
 // The integer and bool kinds take a plan with fixed_bits = kFixedBits of their dtype (whose
 // non-finite locations weigh 0) and sum it exactly, so their outputs are convert.h's FromExact
 // of the exact sum, and they never return true.
+// With `hardware_gathers` (HardwareGathersPay), AVX-512 targets load float32 pairs with the
+// CPU's gathers; otherwise, and on every other target, one by one. The sums are the same.
 bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
                        const int32_t* row_deltas, const float* row_weights, size_t rows,
-                       size_t pitch, size_t count, float* out, void* dst);
+                       size_t pitch, size_t count, bool hardware_gathers, float* out,
+                       void* dst);
+
+// Whether AVX-512's gathers load the pair kernel's float32 pairs faster than loads one by one
+// on this CPU: on Intel's cores, not on AMD's (docs/benchmarks.md has the figures). Highway
+// 1.0.3 dispatches both to one AVX-512 target, so the CPU's vendor decides. False off x86.
+bool HardwareGathersPay();
 
 }  // namespace gridsample
 

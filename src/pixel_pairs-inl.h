@@ -180,7 +180,9 @@ void SampleRgbaPairs(const void* pixels, const int32_t* HWY_RESTRICT base_offset
     PrefetchAhead<kRows>(rows, base_offsets, i, count, 4);
     hn::Vec<decltype(d)> left[kRows], right[kRows];
     using Pairs = PairFormat<PairKind::kF32>;
-    Pairs::Gather<kRows, /*kHardware=*/false>(d, rows, base_offsets + i, left, right);
+    // Loaded one by one: AVX-512's gathers were slower here (W10 0.92) even where they are
+    // faster on float32 planes.
+    Pairs::Gather<kRows>(d, rows, base_offsets + i, /*hardware=*/false, left, right);
     auto acc0 = hn::Zero(d), acc1 = hn::Zero(d), acc2 = hn::Zero(d), acc3 = hn::Zero(d);
     for (size_t row = 0; row < kRows; ++row) {
       const float* weights = row_weights + 2 * row * pitch + i;

@@ -238,9 +238,20 @@ void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
   const auto fixed_unit = hn::Set(d, std::ldexp(1.0f, -fixed_bits));
   WindowBlock<kTaps> block;
   alignas(64) float tail[kMaxFloatLanes * kRank];
+  // 2-D pairs that stay inside (Axis::Inside2D): images padded by border or reflection.
+  const bool inside_2d = kRank == 2 && kTaps == 2 && options.padding != Padding::kZeros &&
+                         sizes[0] >= 2 && sizes[kRank - 1] >= 2;
   for (size_t i = 0; i < count; i += lanes) {
     hn::Vec<decltype(d)> c0, c1, c2, c3;
     const float* coords = LoadGridVectors<kRank>(d, grid, i, count, tail, c0, c1, c2, c3);
+    if constexpr (kRank == 2 && kTaps == 2) {
+      if (inside_2d && hn::AllTrue(d, hn::Lt(hn::Abs(c0), limit)) &&
+          hn::AllTrue(d, hn::Lt(hn::Abs(c1), limit)) &&
+          Axis::Inside2D(d, c0, c1, sizes, strides, options, fixed, fixed_whole, fixed_unit, pitch,
+                         base_offsets + i, row_weights + i)) {
+        continue;
+      }
+    }
     bool vector = true;
     for (size_t a = 0; a < kRank && vector; ++a) {
       const auto g = AxisComponent<kRank>(a, c0, c1, c2, c3);

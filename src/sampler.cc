@@ -90,6 +90,7 @@ bool ChannelsLastPays(const Problem& p, size_t taps, size_t rows) {
 }
 
 std::atomic<int> forced_path{-1};  // ForceSamplerPathForTest's path, or -1
+std::atomic<int> forced_gathers{-1};  // ForceHardwareGathersForTest's choice (0, 1), or -1
 
 // The channels-last copy of up to Tuning::kMaxChannelsLast floats (ChoosePath keeps one batch
 // item within it), kept by each calling thread for its next call: a fresh copy of a few
@@ -151,6 +152,7 @@ struct CallSetup {
   const float* pixels;
   int64_t pixels_batch;
   bool prefetch_output;  // PathChoice::prefetch_output
+  bool hardware_gathers;  // PathChoice::hardware_gathers
   // Elements between a channel's adjacent pixels in X and Y: 1, or C channels-last.
   int64_t pixel_step;
   // Integer and bool X on the generic path: fixed-point weights summed exactly (convert.h).
@@ -426,7 +428,8 @@ void SampleWindowsTile(const CallSetup& setup, const void* grid, const void* x, 
       float* sums = nullptr;
       if constexpr (std::is_same<Storage, float>::value) sums = dst;
       flagged = SampleLinearPairs(setup.pair_kind, in, s->base_offsets, setup.row_deltas,
-                                  s->row_weights, setup.rows, setup.tile, count, sums, dst);
+                                  s->row_weights, setup.rows, setup.tile, count,
+                                  setup.hardware_gathers, sums, dst);
     }
     if (flagged) RecomputeNaNs<XD, GD>(setup, grid, n, l0, count, in, dst);
   }
@@ -542,6 +545,7 @@ struct PathChoice {
   size_t padded_channels;  // the channels-last path's channels per pixel, else 0
   bool copy_pixels;        // the channels-last path reads a copy of X (else X itself)
   bool prefetch_output;    // the channels-last path prefetches its output lines (kPrefetchOutput)
+  bool hardware_gathers;   // the pair path gathers float32 pairs with AVX-512's gathers
   size_t tile;             // locations per tile, a multiple of kRowBlock
   size_t threads;
   size_t channel_blocks;   // work items split each tile's channels in this many blocks
@@ -601,7 +605,7 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
   at(SamplerPath::kPixelPairs) = last && pairs_fit && PixelPairsTake(types.pair_kind, channels);
   // The fastest that can, as measured (Tuning), unless a test forces one that can. For
   // channels-last X, the kernels that read pixels beat the generic path whatever the sizes.
-  PathChoice choice{SamplerPath::kGeneric, 0, false, false, 0, 0, 1};
+  PathChoice choice{SamplerPath::kGeneric, 0, false, false, false, 0, 0, 1};
   for (SamplerPath path : {SamplerPath::kNearestPlan, SamplerPath::kPairs, SamplerPath::kQuads}) {
     if (at(path)) choice.path = path;
   }
@@ -617,6 +621,10 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
                static_cast<double>(types.x_bytes) >
            static_cast<double>(bytes);
   };
+  if (choice.path == SamplerPath::kPairs) {
+    const int gathers = forced_gathers.load(std::memory_order_relaxed);
+    choice.hardware_gathers = gathers >= 0 ? gathers == 1 : HardwareGathersPay();
+  }
   if (choice.path == SamplerPath::kChannelsLast) {
     choice.padded_channels = padded;
     choice.copy_pixels = !direct;
@@ -676,6 +684,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   setup.exact = kExactOutputs<XD> && !IsWindowPath(setup.path) && options.mode != Mode::kNearest;
   setup.padded_channels = choice.padded_channels;
   setup.prefetch_output = choice.prefetch_output;
+  setup.hardware_gathers = choice.hardware_gathers;
   setup.pixels = nullptr;
   setup.pixels_batch = 0;
   setup.pixel_step = PixelStep(p);
@@ -789,6 +798,10 @@ const char* SamplerPathName(SamplerPath path) {
 
 void ForceSamplerPathForTest(std::optional<SamplerPath> path) {
   forced_path.store(path ? static_cast<int>(*path) : -1, std::memory_order_relaxed);
+}
+
+void ForceHardwareGathersForTest(std::optional<bool> gathers) {
+  forced_gathers.store(gathers ? static_cast<int>(*gathers) : -1, std::memory_order_relaxed);
 }
 
 Status RunSampler(const Problem& problem, const TensorView& x, const TensorView& grid,

@@ -29,6 +29,11 @@ const char* SamplerPathName(SamplerPath path);
 // lifts it. Not for concurrent use with calls that must not see it.
 void ForceSamplerPathForTest(std::optional<SamplerPath> path);
 
+// Test hook: from now on the pair path loads its float32 pairs with AVX-512's gathers (true)
+// or one by one (false) on the targets that have both, whatever the CPU (HardwareGathersPay in
+// linear_pairs.h); std::nullopt lifts it. Not for concurrent use, as ForceSamplerPathForTest.
+void ForceHardwareGathersForTest(std::optional<bool> gathers);
+
 // Computes y for a validated problem. Fails only when memory or threads cannot be had.
 Status RunSampler(const Problem& problem, const TensorView& x, const TensorView& grid,
                   const MutableTensorView& y, const Options& options);

@@ -114,6 +114,19 @@ TEST_CASE("Every path, forced, equals the reference on every target", "[paths]")
   }
 }
 
+TEST_CASE("The pair path, with and without AVX-512's gathers, equals the reference", "[paths]") {
+  // The CPU's vendor chooses (HardwareGathersPay): each way is forced here, so that both are
+  // tested on every AVX-512 machine (other targets have only the loads one by one).
+  uint64_t seed = 1900;
+  for (bool gathers : {false, true}) {
+    INFO("hardware gathers " << gathers);
+    ForceHardwareGathersForTest(gathers);
+    TestForced({SamplerPath::kPairs, Mode::kLinear, {DType::kFloat32}, kFloatGrids, 2, 4},
+               ++seed);
+  }
+  ForceHardwareGathersForTest(std::nullopt);
+}
+
 TEST_CASE("A forced path that cannot sample a call leaves the call to one that can", "[paths]") {
   // Quads for uint8 and for a 2-element axis, channels-last for int16: the normal choice runs.
   const ForcedPath quads(SamplerPath::kQuads);
