@@ -45,7 +45,8 @@ HWY_INLINE bool PadInside(D d, hn::Vec<D>& p, int64_t size, const Options& optio
   if (options.padding == Padding::kBorder) {
     p = hn::Min(hn::Max(p, hn::Zero(d)), hn::Set(d, static_cast<float>(size - 1)));
   }
-  return options.padding != Padding::kReflection || ReflectVector(d, p, size, options.align_corners);
+  return options.padding != Padding::kReflection ||
+         ReflectVector(d, p, size, options.align_corners);
 }
 
 // The pair of coordinates p in [0, size - 1] on an axis of size >= 2: it starts at floor(p), or
@@ -135,9 +136,9 @@ struct PairAxis {
     V tx, ty;
     const V x0 = InsidePair(d, px, sizes[1], tx);
     const V y0 = InsidePair(d, py, sizes[0], ty);
-    hn::StoreU(hn::Add(hn::ConvertTo(di, x0), hn::Mul(hn::ConvertTo(di, y0),
-                                                     hn::Set(di, static_cast<int32_t>(strides[0])))),
-               di, base_out);
+    const auto stride = hn::Set(di, static_cast<int32_t>(strides[0]));
+    hn::StoreU(hn::Add(hn::ConvertTo(di, x0), hn::Mul(hn::ConvertTo(di, y0), stride)), di,
+               base_out);
     // Rows in odometer order, left then right: y0's row, then y0 + 1's.
     if (fixed) {
       const V low = hn::Round(hn::Mul(whole, ty));  // the part of row y0 + 1
