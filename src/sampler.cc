@@ -486,12 +486,25 @@ void SampleTile(const CallSetup& setup, const void* x, void* y, int64_t n, int64
   const size_t pitch = setup.tile;
   // The plan's offsets count pixels; a channel's pixels are `step` elements apart.
   const int64_t step = setup.pixel_step;
+  // Nearest: whether every location of the tile reads an input pixel (none outside under zeros
+  // padding, none non-finite), as on most calls; then each channel's copy has no case per
+  // location (W5 1.13 times as fast).
+  bool all_read = setup.options.mode == Mode::kNearest;
+  for (size_t i = 0; all_read && i < count; ++i) all_read = s->offsets[i] >= 0;
   for (int64_t c = c0; c < c1; ++c) {
     const Storage* plane = static_cast<const Storage*>(x) + ChannelStart(p, n, c, p.in_plane);
     Storage* out = static_cast<Storage*>(y) + ChannelStart(p, n, c, p.out_plane) + l0 * step;
     if (setup.options.mode == Mode::kNearest) {
       // A copy: exact for every type, strings included.
       const int64_t* offsets = s->offsets;
+      if (all_read && step == 1) {  // planes: no multiply either (W5 at 2 threads 1.07x)
+        for (size_t i = 0; i < count; ++i) out[i] = CopyValue<XD>(plane[offsets[i]]);
+        continue;
+      }
+      if (all_read) {
+        for (size_t i = 0; i < count; ++i) out[i * step] = CopyValue<XD>(plane[offsets[i] * step]);
+        continue;
+      }
       for (size_t i = 0; i < count; ++i) {
         const int64_t offset = offsets[i];
         out[i * step] = offset >= 0            ? CopyValue<XD>(plane[offset * step])
