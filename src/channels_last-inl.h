@@ -220,10 +220,12 @@ void ToChannelsLastT(const void* planes, size_t channels, size_t plane, size_t p
   using Format = PairFormat<K>;
   using Element = typename Format::Element;
   const auto* elements = static_cast<const Element*>(planes);
-  // Planes read at once: one transposed block's rows (8 beat 4 with 256-bit vectors:
-  // docs/benchmarks.md), but no more than that, as the planes may be a power of two apart and
-  // more of them would evict their lines before the next locations use them.
-  constexpr size_t kGroup = GRIDSAMPLE_TRANSPOSE_BLOCK > 4 ? GRIDSAMPLE_TRANSPOSE_BLOCK : 4;
+  // Planes read at once: one transposed block's rows, and at least 8, so that each pixel's
+  // written run is 32 bytes or more (8 beat 4 with 256-bit vectors, and in WebAssembly's
+  // 4x4 blocks: W6 1.33 times as fast; docs/benchmarks.md), but no more than that, as the
+  // planes may be a power of two apart and more of them would evict their lines before the
+  // next locations use them.
+  constexpr size_t kGroup = GRIDSAMPLE_TRANSPOSE_BLOCK > 8 ? GRIDSAMPLE_TRANSPOSE_BLOCK : 8;
   alignas(64) float widened[kGroup][kToLastBlock];
   for (size_t p0 = begin; p0 < end; p0 += kToLastBlock) {
     const size_t n = std::min(kToLastBlock, end - p0);
