@@ -35,26 +35,59 @@ namespace gridsample {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Tap x0 + offset of each lane, padded as AxisTaps pads it: clamped (border), reflected, or
+// under zeros padding `size` where it lies outside (an index no window reaches); false if a
+// reflection folds more than once.
+template <class D>
+HWY_INLINE bool PaddedQuadTap(D d, hn::Vec<D> x0, float offset, int64_t size,
+                              const Options& options, hn::Vec<hn::RebindToSigned<D>>& tap) {
+  const hn::RebindToSigned<D> di;
+  const auto last = hn::Set(d, static_cast<float>(size - 1));
+  auto index = hn::Add(x0, hn::Set(d, offset));
+  if (options.padding == Padding::kBorder) index = hn::Min(hn::Max(index, hn::Zero(d)), last);
+  if (options.padding == Padding::kReflection &&
+      !ReflectVector(d, index, size, options.align_corners)) {
+    return false;
+  }
+  tap = hn::ConvertTo(di, index);
+  if (options.padding == Padding::kZeros) {
+    const auto inside = hn::And(hn::Ge(index, hn::Zero(d)), hn::Le(index, last));
+    tap = hn::IfThenElse(hn::RebindMask(di, inside), tap, hn::Set(di, static_cast<int32_t>(size)));
+  }
+  return true;
+}
+
+// w where the tap is at `element`, else 0.
+template <class D, class VI>
+HWY_INLINE hn::Vec<D> WeightAt(D d, VI tap, VI element, hn::Vec<D> w) {
+  return hn::IfThenElseZero(hn::RebindMask(d, hn::Eq(tap, element)), w);
+}
+
+// The weight of the window element at `element`: the sum of the weights of the taps there, in
+// tap order from +0, as EncodeQuadTaps sums them (signed zeros included).
+template <class D, class VI>
+HWY_INLINE hn::Vec<D> QuadElementWeight(D d, VI element, VI tap0, VI tap1, VI tap2, VI tap3,
+                                        hn::Vec<D> w0, hn::Vec<D> w1, hn::Vec<D> w2,
+                                        hn::Vec<D> w3) {
+  auto sum = hn::Add(hn::Zero(d), WeightAt(d, tap0, element, w0));
+  sum = hn::Add(sum, WeightAt(d, tap1, element, w1));
+  sum = hn::Add(sum, WeightAt(d, tap2, element, w2));
+  return hn::Add(sum, WeightAt(d, tap3, element, w3));
+}
+
 // The vector plan of one axis (AxisTaps' cubic case, then EncodeQuadTaps); false if some lane
-// needs the scalar plan.
+// needs the scalar plan. The taps and weights stay in registers (named, not arrays: vectors are
+// sizeless on SVE).
 template <class D>
 HWY_INLINE bool PlanCubicAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& options,
                                     WindowBlock<4>* block, size_t axis) {
   const hn::RebindToSigned<D> di;
   using V = hn::Vec<D>;
-  const V last = hn::Set(d, static_cast<float>(size - 1));
   const V p = UnnormalizeVector(d, g, size, options.align_corners);
   V x0 = hn::Floor(p);
   const V t = hn::Sub(p, x0);
-  // Tap j's weight and padded index, in memory (no arrays of vectors: sizeless on SVE).
-  alignas(64) float tap_weights[4][kMaxFloatLanes];
-  alignas(64) int32_t tap_index[4][kMaxFloatLanes];
   V w0, w1, w2, w3;
   CubicTapWeightsVector(d, t, w0, w1, w2, w3);
-  hn::Store(w0, d, tap_weights[0]);
-  hn::Store(w1, d, tap_weights[1]);
-  hn::Store(w2, d, tap_weights[2]);
-  hn::Store(w3, d, tap_weights[3]);
   if (options.padding == Padding::kReflection) {
     // AxisTaps first moves x0 into (-period, period) with fmod: a no-op for these lanes.
     const V period = hn::Set(d, ReflectionPeriod<float>(size, options.align_corners));
@@ -63,32 +96,20 @@ HWY_INLINE bool PlanCubicAxisVector(D d, hn::Vec<D> g, int64_t size, const Optio
   if (options.padding == Padding::kZeros) {
     x0 = ClampFarVector(d, x0, size);
   }
-  auto lowest = hn::Set(di, static_cast<int32_t>(size - 4));
-  for (int j = 0; j < 4; ++j) {
-    V index = hn::Add(x0, hn::Set(d, static_cast<float>(j - 1)));
-    if (options.padding == Padding::kBorder) index = hn::Min(hn::Max(index, hn::Zero(d)), last);
-    if (options.padding == Padding::kReflection &&
-        !ReflectVector(d, index, size, options.align_corners)) {
-      return false;
-    }
-    auto tap = hn::ConvertTo(di, index);
-    if (options.padding == Padding::kZeros) {  // outside: an index no window reaches
-      const auto inside = hn::And(hn::Ge(index, hn::Zero(d)), hn::Le(index, last));
-      tap = hn::IfThenElse(hn::RebindMask(di, inside), tap,
-                           hn::Set(di, static_cast<int32_t>(size)));
-    }
-    lowest = hn::Min(lowest, tap);
-    hn::Store(tap, di, tap_index[j]);
+  hn::Vec<decltype(di)> tap0, tap1, tap2, tap3;
+  if (!PaddedQuadTap(d, x0, -1.0f, size, options, tap0) ||
+      !PaddedQuadTap(d, x0, 0.0f, size, options, tap1) ||
+      !PaddedQuadTap(d, x0, 1.0f, size, options, tap2) ||
+      !PaddedQuadTap(d, x0, 2.0f, size, options, tap3)) {
+    return false;
   }
+  const auto lowest = hn::Min(hn::Min(hn::Min(hn::Min(hn::Set(di, static_cast<int32_t>(size - 4)),
+                                                      tap0), tap1), tap2), tap3);
   hn::Store(lowest, di, block->start[axis]);  // the window start
   for (int k = 0; k < 4; ++k) {
     const auto element = hn::Add(lowest, hn::Set(di, k));
-    V sum = hn::Zero(d);
-    for (int j = 0; j < 4; ++j) {
-      const auto on = hn::RebindMask(d, hn::Eq(hn::Load(di, tap_index[j]), element));
-      sum = hn::Add(sum, hn::IfThenElseZero(on, hn::Load(d, tap_weights[j])));
-    }
-    hn::Store(sum, d, block->weights[axis][k]);
+    hn::Store(QuadElementWeight(d, element, tap0, tap1, tap2, tap3, w0, w1, w2, w3), d,
+              block->weights[axis][k]);
   }
   return true;
 }
