@@ -222,7 +222,7 @@ void ToChannelsLastT(const void* planes, size_t channels, size_t plane, size_t p
   const auto* elements = static_cast<const Element*>(planes);
   // Planes read at once: one transposed block's rows, and at least 8, so that each pixel's
   // written run is 32 bytes or more (8 beat 4 with 256-bit vectors, and in WebAssembly's
-  // 4x4 blocks: W6 1.33 times as fast; docs/benchmarks.md), but no more than that, as the
+  // 4x4 blocks: W6 1.37 times as fast; docs/benchmarks.md), but no more than that, as the
   // planes may be a power of two apart and more of them would evict their lines before the
   // next locations use them.
   constexpr size_t kGroup = GRIDSAMPLE_TRANSPOSE_BLOCK > 8 ? GRIDSAMPLE_TRANSPOSE_BLOCK : 8;

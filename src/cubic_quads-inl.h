@@ -103,8 +103,8 @@ HWY_INLINE bool PlanCubicAxisVector(D d, hn::Vec<D> g, int64_t size, const Optio
       !PaddedQuadTap(d, x0, 2.0f, size, options, tap3)) {
     return false;
   }
-  const auto lowest = hn::Min(hn::Min(hn::Min(hn::Min(hn::Set(di, static_cast<int32_t>(size - 4)),
-                                                      tap0), tap1), tap2), tap3);
+  auto lowest = hn::Min(hn::Set(di, static_cast<int32_t>(size - 4)), tap0);
+  lowest = hn::Min(hn::Min(lowest, tap1), hn::Min(tap2, tap3));
   hn::Store(lowest, di, block->start[axis]);  // the window start
   for (int k = 0; k < 4; ++k) {
     const auto element = hn::Add(lowest, hn::Set(di, k));
