@@ -141,10 +141,10 @@ struct PairAxis {
                base_out);
     // Rows in odometer order, left then right: y0's row, then y0 + 1's.
     if (fixed) {
-      const V low = hn::Round(hn::Mul(whole, ty));  // the part of row y0 + 1
+      const V low = FixedRightPart(whole, ty);  // the part of row y0 + 1
       const V high = hn::Sub(whole, low);
-      const V high_right = hn::Round(hn::Mul(high, tx));
-      const V low_right = hn::Round(hn::Mul(low, tx));
+      const V high_right = FixedRightPart(high, tx);
+      const V low_right = FixedRightPart(low, tx);
       hn::StoreU(hn::Mul(hn::Sub(high, high_right), unit), d, weights_out);
       hn::StoreU(hn::Mul(high_right, unit), d, weights_out + pitch);
       hn::StoreU(hn::Mul(hn::Sub(low, low_right), unit), d, weights_out + 2 * pitch);

@@ -139,6 +139,14 @@ struct FloatSums {
   }
 };
 
+// The part of an integer `part` (of 2^fraction_bits) that goes to an axis's right element of
+// weight `right_weight` where the left one takes the rest: round(part * weight), ties to even,
+// as convert.h's SplitFixedWeights splits it.
+template <class V>
+HWY_INLINE V FixedRightPart(V part, V right_weight) {
+  return hn::Round(hn::Mul(part, right_weight));
+}
+
 // The fixed-point weights of integer outputs (convert.h's SplitFixedWeights, in vectors) for
 // windows of two elements, as k * 2^-fraction_bits in the float rows (exact: k <= 2^24), row by
 // row as PlanWindowsT stores weights. An axis's element weights are its taps' (coords.h,
@@ -152,7 +160,7 @@ template <size_t kAxis, size_t kRank, class D>
 HWY_INLINE void SplitFixedPair(D d, const WindowBlock<2>& block, const bool* all_whole,
                                hn::Vec<D> part, size_t leaf, hn::Vec<D> unit, size_t pitch,
                                float* HWY_RESTRICT row_weights) {
-  const auto k_right = hn::Round(hn::Mul(part, hn::Load(d, block.weights[kAxis][1])));
+  const auto k_right = FixedRightPart(part, hn::Load(d, block.weights[kAxis][1]));
   auto k_left = hn::Sub(part, k_right);
   if (!all_whole[kAxis]) {
     const hn::RebindToSigned<D> di;

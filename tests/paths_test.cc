@@ -120,11 +120,10 @@ TEST_CASE("The pair path, with and without AVX-512's gathers, equals the referen
   uint64_t seed = 1900;
   for (bool gathers : {false, true}) {
     INFO("hardware gathers " << gathers);
-    ForceHardwareGathersForTest(gathers);
+    const test::ForcedGathers forced(gathers);
     TestForced({SamplerPath::kPairs, Mode::kLinear, {DType::kFloat32}, kFloatGrids, 2, 4},
                ++seed);
   }
-  ForceHardwareGathersForTest(std::nullopt);
 }
 
 TEST_CASE("A forced path that cannot sample a call leaves the call to one that can", "[paths]") {
