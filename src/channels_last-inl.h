@@ -299,6 +299,14 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
     row_offsets[row] = static_cast<size_t>(row_deltas[row]) * step + c0;
   }
   auto nan = hn::FirstN(d, 0);
+  // With one vector per pixel (x86, where a vector holds a pixel's padded channels), the
+  // weights are loaded four at a time from a copy in location order and broadcast in
+  // registers: loads bound this loop there, and that takes one per four weights instead of one
+  // per weight (W4 1.10x; docs/benchmarks.md).
+  constexpr bool kLocalWeights =
+      kVectors == 1 && kWeights % 4 == 0 && !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR;
+  alignas(64) float local[kLocalWeights ? kLastBlock * kWeights : 1];  // [location][weight]
+  if constexpr (kLocalWeights) Transpose(row_weights + i0, pitch, kWeights, n, local, kWeights);
   for (size_t j = 0; j < n; ++j) {
     const size_t i = i0 + j;
     const float* first[kRows];  // each row's first tap; its others are the next pixels
@@ -318,7 +326,17 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
 #endif
     const float* corner = pixels + static_cast<size_t>(base_offsets[i]) * step;
     for (size_t row = 0; row < kRows; ++row) first[row] = corner + row_offsets[row];
-    for (size_t k = 0; k < kWeights; ++k) weight[k] = hold(row_weights[k * pitch + i]);
+    if constexpr (kLocalWeights) {
+      for (size_t q = 0; q < kWeights; q += 4) {
+        const auto four = hn::LoadDup128(d, local + j * kWeights + q);
+        weight[q] = hn::Broadcast<0>(four);
+        weight[q + 1] = hn::Broadcast<1>(four);
+        weight[q + 2] = hn::Broadcast<2>(four);
+        weight[q + 3] = hn::Broadcast<3>(four);
+      }
+    } else {
+      for (size_t k = 0; k < kWeights; ++k) weight[k] = hold(row_weights[k * pitch + i]);
+    }
     // Past `width` the loads read padding: those sums are never stored.
     const size_t end = kVectors != 0 ? step : width;
     for (size_t c = 0; c < end; c += lanes) {
