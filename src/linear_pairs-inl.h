@@ -483,12 +483,20 @@ struct PairFormat<PairKind::kBool> : PairFormat8<PairKind::kBool> {};
 
 // A vector of the pair kernel's sums: the integer and bool kinds' through StoreExact, the float
 // kinds' through StoreSums (out[at..] too, unless out is null, and their NaN lanes noted in
-// `nan`).
+// `nan`); with `stream`, a whole vector of float32 sums through StreamSums.
 template <PairKind K, class D, class M>
 HWY_INLINE void StorePairSums(D d, hn::Vec<D> acc, hn::Vec<D> low, size_t valid, float* out,
-                              size_t at, typename PairFormat<K>::Element* elements, M& nan) {
+                              size_t at, typename PairFormat<K>::Element* elements, bool stream,
+                              M& nan) {
   if constexpr (FixedPairKind(K)) {
     StoreExact<K>(d, acc, low, valid, elements);
+  } else if constexpr (K == PairKind::kF32) {
+    if (stream && valid == hn::Lanes(d)) {
+      nan = hn::Or(nan, hn::IsNaN(acc));
+      StreamSums(d, acc, elements);
+      return;
+    }
+    StoreSums<PairFormat<K>>(d, acc, valid, out == nullptr ? nullptr : out + at, elements, nan);
   } else {
     StoreSums<PairFormat<K>>(d, acc, valid, out == nullptr ? nullptr : out + at, elements, nan);
   }
@@ -497,13 +505,14 @@ HWY_INLINE void StorePairSums(D d, hn::Vec<D> acc, hn::Vec<D> low, size_t valid,
 template <PairKind K, size_t kRows>
 bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offsets,
                         const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
-                        size_t pitch, size_t count, bool hardware_gathers, float* out,
-                        void* dst) {
-  (void)hardware_gathers;  // read where the gathers are compiled
+                        size_t pitch, size_t count, PairFlags flags, float* out, void* dst) {
   using Format = PairFormat<K>;
   using Pair = typename Format::Pair;
   using Element = typename Format::Element;
   auto* elements = static_cast<Element*>(dst);
+  // Whole vectors start a multiple of 4 floats after dst: all are 16-byte aligned, or none.
+  const bool stream = K == PairKind::kF32 && flags.stream_output &&
+                      reinterpret_cast<uintptr_t>(dst) % 16 == 0;
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   constexpr size_t kElement = sizeof(Pair) / 2;
@@ -521,15 +530,18 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
     for (size_t i = 0; i < count; i += lanes) {
       PrefetchAhead<kRows>(rows, base_offsets, i, count, kElement);
       hn::Vec<decltype(d)> left[kRows], right[kRows];
-      Format::template Gather<kRows>(d, rows, base_offsets + i, hardware_gathers, left, right);
+      Format::template Gather<kRows>(d, rows, base_offsets + i, flags.hardware_gathers, left,
+                                     right);
       auto acc = hn::Zero(d), low = hn::Zero(d);
       for (size_t row = 0; row < kRows; ++row) {
         const float* weights = row_weights + 2 * row * pitch + i;
         WeighPair<K>(d, left[row], hn::LoadU(d, weights), acc, low);
         WeighPair<K>(d, right[row], hn::LoadU(d, weights + pitch), acc, low);
       }
-      StorePairSums<K>(d, acc, low, std::min(lanes, count - i), out, i, elements + i, nan);
+      StorePairSums<K>(d, acc, low, std::min(lanes, count - i), out, i, elements + i, stream,
+                       nan);
     }
+    if (stream) hwy::FlushStream();
     return !hn::AllFalse(d, nan);
   }
 #endif
@@ -555,9 +567,10 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
         WeighPair<K>(d, right, hn::LoadU(d, weights + pitch), acc, low);
       }
       StorePairSums<K>(d, acc, low, std::min(lanes, n - i), out, i0 + i, elements + i0 + i,
-                       nan);
+                       stream, nan);
     }
   }
+  if (stream) hwy::FlushStream();
   return !hn::AllFalse(d, nan);
 }
 
@@ -580,12 +593,11 @@ HWY_INLINE auto VisitPairRows(size_t rows, F&& f) {
 template <PairKind K>
 bool SampleLinearPairsK(const void* plane, const int32_t* base_offsets,
                         const int32_t* row_deltas, const float* row_weights, size_t rows,
-                        size_t pitch, size_t count, bool hardware_gathers, float* out,
-                        void* dst) {
+                        size_t pitch, size_t count, PairFlags flags, float* out, void* dst) {
   return VisitPairRows(rows, [&](auto r) {
     return SampleLinearPairsT<K, decltype(r)::value>(plane, base_offsets, row_deltas,
-                                                     row_weights, pitch, count,
-                                                     hardware_gathers, out, dst);
+                                                     row_weights, pitch, count, flags, out,
+                                                     dst);
   });
 }
 

@@ -27,13 +27,12 @@ void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
 
 bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
                        const int32_t* row_deltas, const float* row_weights, size_t rows,
-                       size_t pitch, size_t count, bool hardware_gathers, float* out,
-                       void* dst) {
+                       size_t pitch, size_t count, PairFlags flags, float* out, void* dst) {
   switch (kind) {
 #define GRIDSAMPLE_PAIR_KIND(Kind)                                                          \
   case PairKind::Kind:                                                                      \
     return SampleLinearPairsK<PairKind::Kind>(plane, base_offsets, row_deltas, row_weights, \
-                                              rows, pitch, count, hardware_gathers, out, dst);
+                                              rows, pitch, count, flags, out, dst);
     GRIDSAMPLE_PAIR_KIND(kF32)
     GRIDSAMPLE_PAIR_KIND(kF16)
     GRIDSAMPLE_PAIR_KIND(kBF16)
@@ -81,11 +80,10 @@ void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
 }
 bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
                        const int32_t* row_deltas, const float* row_weights, size_t rows,
-                       size_t pitch, size_t count, bool hardware_gathers, float* out,
-                       void* dst) {
+                       size_t pitch, size_t count, PairFlags flags, float* out, void* dst) {
   return HWY_DYNAMIC_DISPATCH(SampleLinearPairs)(kind, plane, base_offsets, row_deltas,
-                                                 row_weights, rows, pitch, count,
-                                                 hardware_gathers, out, dst);
+                                                 row_weights, rows, pitch, count, flags, out,
+                                                 dst);
 }
 
 }  // namespace gridsample

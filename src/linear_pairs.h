@@ -43,12 +43,19 @@ enum class PairKind { kNone, kF32, kF16, kBF16, kI8, kU8, kI16, kU16, kBool };
 // The integer and bool kinds take a plan with fixed_bits = kFixedBits of their dtype (whose
 // non-finite locations weigh 0) and sum it exactly, so their outputs are convert.h's FromExact
 // of the exact sum, and they never return true.
-// With `hardware_gathers` (HardwareGathersPay), AVX-512 targets load float32 pairs with the
-// CPU's gathers; otherwise, and on every other target, one by one. The sums are the same.
+// `flags` say how pairs are loaded and sums stored; the sums are the same either way.
+struct PairFlags {
+  // AVX-512 targets load float32 pairs with the CPU's gathers (HardwareGathersPay); otherwise,
+  // and on every other target, one by one.
+  bool hardware_gathers = false;
+  // float32 sums are written with non-temporal stores where dst is 16-byte aligned, on x86
+  // targets from AVX2 (plain stores elsewhere): for outputs much larger than the caches, whose
+  // lines would otherwise each be read from memory before being overwritten whole.
+  bool stream_output = false;
+};
 bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
                        const int32_t* row_deltas, const float* row_weights, size_t rows,
-                       size_t pitch, size_t count, bool hardware_gathers, float* out,
-                       void* dst);
+                       size_t pitch, size_t count, PairFlags flags, float* out, void* dst);
 
 // Whether AVX-512's gathers load the pair kernel's float32 pairs faster than loads one by one
 // on this CPU: on Intel's cores, not on AMD's (docs/benchmarks.md has the figures). Highway

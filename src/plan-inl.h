@@ -139,6 +139,29 @@ struct FloatSums {
   }
 };
 
+// A whole vector of float32 sums at dst, 16-byte aligned, with non-temporal stores: each line
+// of an output larger than the caches is then written without first being read (the caller
+// ends with hwy::FlushStream). A vector is stored whole where dst is aligned to its size, else
+// in halves, down to 16 bytes. Plain stores off x86 and on SSE4, where Highway's Stream is one,
+// or was not measured (docs/benchmarks.md).
+template <class D>
+HWY_INLINE void StreamSums(D d, hn::Vec<D> v, float* HWY_RESTRICT dst) {
+#if GRIDSAMPLE_X86_BITS
+  constexpr size_t kBytes = hn::MaxLanes(d) * sizeof(float);
+  if constexpr (kBytes > 16) {
+    if (reinterpret_cast<uintptr_t>(dst) % kBytes != 0) {
+      const hn::Half<D> dh;
+      StreamSums(dh, hn::LowerHalf(dh, v), dst);
+      StreamSums(dh, hn::UpperHalf(dh, v), dst + hn::MaxLanes(dh));
+      return;
+    }
+  }
+  hn::Stream(v, d, dst);
+#else
+  hn::StoreU(v, d, dst);
+#endif
+}
+
 // The part of an integer `part` (of 2^fraction_bits) that goes to an axis's right element of
 // weight `right_weight` where the left one takes the rest: round(part * weight), ties to even,
 // as convert.h's SplitFixedWeights splits it.

@@ -69,6 +69,12 @@ struct Tuning {
   // fast); a smaller one stays in L2 between calls, where the prefetches only cost (W3's 256
   // KiB items: 0.97x).
   static constexpr size_t kPrefetchOutput = size_t{1} << 20;
+  // The pair path writes float32 outputs of more than this many bytes (per call) with
+  // non-temporal stores (PairFlags::stream_output): each of their lines is otherwise read from
+  // memory before it is overwritten, and evicts the input and grid the call still reads (W2, a
+  // 12 MB output: 1.2-1.4x as fast; 6 MB: 1.04x; 3 MB and less: no gain or a loss, as such an
+  // output may stay in the caches for the caller; docs/benchmarks.md).
+  static constexpr size_t kStreamOutput = size_t{4} << 20;
   // The generic and nearest paths split channels over threads from this many per thread: two
   // threads splitting locations each read every input plane (W5 at 2 threads was slower than
   // at 1), and a block of channels shares its tile's plan.
@@ -90,7 +96,8 @@ bool ChannelsLastPays(const Problem& p, size_t taps, size_t rows) {
 }
 
 std::atomic<int> forced_path{-1};  // ForceSamplerPathForTest's path, or -1
-std::atomic<int> forced_gathers{-1};  // ForceHardwareGathersForTest's choice (0, 1), or -1
+// ForcePairFlagsForTest's flags (hardware_gathers in bit 0, stream_output in bit 1), or -1.
+std::atomic<int> forced_pair_flags{-1};
 
 // The channels-last copy of up to Tuning::kMaxChannelsLast floats (ChoosePath keeps one batch
 // item within it), kept by each calling thread for its next call: a fresh copy of a few
@@ -152,7 +159,7 @@ struct CallSetup {
   const float* pixels;
   int64_t pixels_batch;
   bool prefetch_output;  // PathChoice::prefetch_output
-  bool hardware_gathers;  // PathChoice::hardware_gathers
+  PairFlags pair_flags;  // PathChoice::pair_flags
   // Elements between a channel's adjacent pixels in X and Y: 1, or C channels-last.
   int64_t pixel_step;
   // Integer and bool X on the generic path: fixed-point weights summed exactly (convert.h).
@@ -429,7 +436,7 @@ void SampleWindowsTile(const CallSetup& setup, const void* grid, const void* x, 
       if constexpr (std::is_same<Storage, float>::value) sums = dst;
       flagged = SampleLinearPairs(setup.pair_kind, in, s->base_offsets, setup.row_deltas,
                                   s->row_weights, setup.rows, setup.tile, count,
-                                  setup.hardware_gathers, sums, dst);
+                                  setup.pair_flags, sums, dst);
     }
     if (flagged) RecomputeNaNs<XD, GD>(setup, grid, n, l0, count, in, dst);
   }
@@ -558,7 +565,7 @@ struct PathChoice {
   size_t padded_channels;  // the channels-last path's channels per pixel, else 0
   bool copy_pixels;        // the channels-last path reads a copy of X (else X itself)
   bool prefetch_output;    // the channels-last path prefetches its output lines (kPrefetchOutput)
-  bool hardware_gathers;   // the pair path gathers float32 pairs with AVX-512's gathers
+  PairFlags pair_flags;    // how the pair path gathers its pairs and stores its sums
   size_t tile;             // locations per tile, a multiple of kRowBlock
   size_t threads;
   size_t channel_blocks;   // work items split each tile's channels in this many blocks
@@ -618,7 +625,7 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
   at(SamplerPath::kPixelPairs) = last && pairs_fit && PixelPairsTake(types.pair_kind, channels);
   // The fastest that can, as measured (Tuning), unless a test forces one that can. For
   // channels-last X, the kernels that read pixels beat the generic path whatever the sizes.
-  PathChoice choice{SamplerPath::kGeneric, 0, false, false, false, 0, 0, 1};
+  PathChoice choice{SamplerPath::kGeneric, 0, false, false, PairFlags{}, 0, 0, 1};
   for (SamplerPath path : {SamplerPath::kNearestPlan, SamplerPath::kPairs, SamplerPath::kQuads}) {
     if (at(path)) choice.path = path;
   }
@@ -635,8 +642,16 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
            static_cast<double>(bytes);
   };
   if (choice.path == SamplerPath::kPairs) {
-    const int gathers = forced_gathers.load(std::memory_order_relaxed);
-    choice.hardware_gathers = gathers >= 0 ? gathers == 1 : HardwareGathersPay();
+    const int forced_flags = forced_pair_flags.load(std::memory_order_relaxed);
+    if (forced_flags >= 0) {
+      choice.pair_flags.hardware_gathers = (forced_flags & 1) != 0;
+      choice.pair_flags.stream_output = (forced_flags & 2) != 0;
+    } else {
+      choice.pair_flags.hardware_gathers = HardwareGathersPay();
+      choice.pair_flags.stream_output =
+          static_cast<double>(p.y_count) * static_cast<double>(types.x_bytes) >
+          static_cast<double>(Tuning::kStreamOutput);
+    }
   }
   if (choice.path == SamplerPath::kChannelsLast) {
     choice.padded_channels = padded;
@@ -697,7 +712,7 @@ void Run(const Problem& p, const TensorView& x, const TensorView& grid,
   setup.exact = kExactOutputs<XD> && !IsWindowPath(setup.path) && options.mode != Mode::kNearest;
   setup.padded_channels = choice.padded_channels;
   setup.prefetch_output = choice.prefetch_output;
-  setup.hardware_gathers = choice.hardware_gathers;
+  setup.pair_flags = choice.pair_flags;
   setup.pixels = nullptr;
   setup.pixels_batch = 0;
   setup.pixel_step = PixelStep(p);
@@ -813,8 +828,11 @@ void ForceSamplerPathForTest(std::optional<SamplerPath> path) {
   forced_path.store(path ? static_cast<int>(*path) : -1, std::memory_order_relaxed);
 }
 
-void ForceHardwareGathersForTest(std::optional<bool> gathers) {
-  forced_gathers.store(gathers ? static_cast<int>(*gathers) : -1, std::memory_order_relaxed);
+void ForcePairFlagsForTest(std::optional<PairFlags> flags) {
+  forced_pair_flags.store(
+      flags ? static_cast<int>(flags->hardware_gathers) | static_cast<int>(flags->stream_output) << 1
+            : -1,
+      std::memory_order_relaxed);
 }
 
 Status RunSampler(const Problem& problem, const TensorView& x, const TensorView& grid,

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "gridsample/gridsample.h"
+#include "linear_pairs.h"
 #include "validate.h"
 
 namespace gridsample {
@@ -29,10 +30,11 @@ const char* SamplerPathName(SamplerPath path);
 // lifts it. Not for concurrent use with calls that must not see it.
 void ForceSamplerPathForTest(std::optional<SamplerPath> path);
 
-// Test hook: from now on the pair path loads its float32 pairs with AVX-512's gathers (true)
-// or one by one (false) on the targets that have both, whatever the CPU (HardwareGathersPay in
-// linear_pairs.h); std::nullopt lifts it. Not for concurrent use, as ForceSamplerPathForTest.
-void ForceHardwareGathersForTest(std::optional<bool> gathers);
+// Test hook: from now on the pair path takes `flags` (linear_pairs.h): AVX-512's gathers or
+// loads one by one on the targets that have both, whatever the CPU (HardwareGathersPay), and
+// non-temporal stores or plain ones, whatever the output's size; std::nullopt lifts it. Not for
+// concurrent use, as ForceSamplerPathForTest.
+void ForcePairFlagsForTest(std::optional<PairFlags> flags);
 
 // Computes y for a validated problem. Fails only when memory or threads cannot be had.
 Status RunSampler(const Problem& problem, const TensorView& x, const TensorView& grid,

@@ -1,5 +1,5 @@
 // Forces a sampler path (sampler.h) for the scope of one test: every call takes it wherever it
-// can sample, whatever the tuning thresholds say; and the pair path's gathers likewise.
+// can sample, whatever the tuning thresholds say; and the pair path's flags likewise.
 #ifndef GRIDSAMPLE_TESTS_FORCED_PATH_H_
 #define GRIDSAMPLE_TESTS_FORCED_PATH_H_
 
@@ -18,14 +18,15 @@ class ForcedPath {
   ForcedPath& operator=(const ForcedPath&) = delete;
 };
 
-// Forces the pair path's AVX-512 gathers on or off (ForceHardwareGathersForTest) for the scope
-// of one test, whatever the CPU's vendor.
-class ForcedGathers {
+// Forces the pair path's flags (ForcePairFlagsForTest) for the scope of one test: its AVX-512
+// gathers on or off whatever the CPU's vendor, its non-temporal stores whatever the output's
+// size.
+class ForcedPairFlags {
  public:
-  explicit ForcedGathers(bool gathers) { ForceHardwareGathersForTest(gathers); }
-  ~ForcedGathers() { ForceHardwareGathersForTest(std::nullopt); }
-  ForcedGathers(const ForcedGathers&) = delete;
-  ForcedGathers& operator=(const ForcedGathers&) = delete;
+  explicit ForcedPairFlags(PairFlags flags) { ForcePairFlagsForTest(flags); }
+  ~ForcedPairFlags() { ForcePairFlagsForTest(std::nullopt); }
+  ForcedPairFlags(const ForcedPairFlags&) = delete;
+  ForcedPairFlags& operator=(const ForcedPairFlags&) = delete;
 };
 
 }  // namespace test

@@ -114,15 +114,21 @@ TEST_CASE("Every path, forced, equals the reference on every target", "[paths]")
   }
 }
 
-TEST_CASE("The pair path, with and without AVX-512's gathers, equals the reference", "[paths]") {
-  // The CPU's vendor chooses (HardwareGathersPay): each way is forced here, so that both are
-  // tested on every AVX-512 machine (other targets have only the loads one by one).
+TEST_CASE("The pair path, with and without AVX-512's gathers and streaming stores, equals the "
+          "reference", "[paths]") {
+  // The CPU's vendor chooses the gathers (HardwareGathersPay) and the output's size the
+  // non-temporal stores: each way is forced here, so that all are tested on every AVX-512
+  // machine (other targets have only the loads one by one, and plain stores off x86). The
+  // random outputs' planes start at every alignment, so that streaming takes each of its
+  // widths, and its plain stores where a plane is not 16-byte aligned.
   uint64_t seed = 1900;
   for (bool gathers : {false, true}) {
-    INFO("hardware gathers " << gathers);
-    const test::ForcedGathers forced(gathers);
-    TestForced({SamplerPath::kPairs, Mode::kLinear, {DType::kFloat32}, kFloatGrids, 2, 4},
-               ++seed);
+    for (bool stream : {false, true}) {
+      INFO("hardware gathers " << gathers << ", streaming stores " << stream);
+      const test::ForcedPairFlags forced(PairFlags{gathers, stream});
+      TestForced({SamplerPath::kPairs, Mode::kLinear, {DType::kFloat32}, kFloatGrids, 2, 4},
+                 ++seed);
+    }
   }
 }
 
