@@ -293,57 +293,64 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
   const size_t lanes = hn::Lanes(d);
   constexpr bool kQuads = kTaps == 4;
   constexpr size_t kWeights = WindowWeights(kTaps, kRows);
-  // Floats per pixel, and each row's offset from a location's corner pixel, in floats.
+  // Floats per pixel, and where each row starts for a location whose corner is pixel 0: a
+  // location's taps are then one register (its corner's offset) from these, which the loads
+  // take as an index.
   const size_t step = kVectors != 0 ? kVectors * hn::MaxLanes(d) : padded;
-  size_t row_offsets[kRows];
+  const float* rows_at[kRows];
   for (size_t row = 0; row < kRows; ++row) {
-    row_offsets[row] = static_cast<size_t>(row_deltas[row]) * step + c0;
+    rows_at[row] = pixels + static_cast<size_t>(row_deltas[row]) * step + c0;
   }
   auto nan = hn::FirstN(d, 0);
-  // With one vector per pixel (x86, where a vector holds a pixel's padded channels), the
-  // weights are loaded four at a time from a copy in location order and broadcast in
-  // registers: loads bound this loop there, and that takes one per four weights instead of one
-  // per weight (W4 1.10x; docs/benchmarks.md).
-  constexpr bool kLocalWeights =
-      kVectors == 1 && kWeights % 4 == 0 && !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR;
-  alignas(64) float local[kLocalWeights ? kLastBlock * kWeights : 1];  // [location][weight]
-  if constexpr (kLocalWeights) Transpose(row_weights + i0, pitch, kWeights, n, local, kWeights);
+  // With one vector per pixel (x86, where a vector holds a pixel's padded channels), each
+  // weight is loaded a vector of locations at a time (`across`) and each location's lane
+  // broadcast in registers: loads bound this loop there, and that takes one load per weight
+  // and vector of locations instead of one per weight and location (W4 1.16x;
+  // docs/benchmarks.md).
+#if !HWY_HAVE_SCALABLE
+  constexpr bool kWeightsAcross = kVectors == 1;
+  const hn::RebindToSigned<D> di;
+  hn::Vec<D> across[kWeightsAcross ? kWeights : 1];  // loaded at the first location
+  for (auto& v : across) v = hn::Zero(d);
+  auto lane = hn::Zero(di);  // location j's lane of `across`
+#endif
   for (size_t j = 0; j < n; ++j) {
     const size_t i = i0 + j;
-    const float* first[kRows];  // each row's first tap; its others are the next pixels
-    // The weights, held as vectors broadcast once per location (`hold`, then `use`). SVE
-    // vectors are sizeless and cannot be array elements: there the weights are held as floats
-    // and broadcast at each use. (Floats on every target made GCC 12 keep the rows' weight
-    // pointers on the stack and broadcast inside the loop on AVX-512.)
+    const size_t corner = static_cast<size_t>(base_offsets[i]) * step;
+    // The weights, broadcast as vectors once per location (then `use`d). SVE vectors are
+    // sizeless and cannot be array elements: there the weights are held as floats and broadcast
+    // at each use. (Floats on every target made GCC 12 keep the rows' weight pointers on the
+    // stack and broadcast inside the loop on AVX-512.)
 #if HWY_HAVE_SCALABLE
     float weight[kWeights];
-    const auto hold = [](float w) { return w; };
+    for (size_t k = 0; k < kWeights; ++k) weight[k] = row_weights[k * pitch + i];
     const auto use = [d](float w) { return hn::Set(d, w); };
 #else
     using V = hn::Vec<decltype(d)>;
     V weight[kWeights];
-    const auto hold = [d](float w) { return hn::Set(d, w); };
+    if constexpr (kWeightsAcross) {
+      if (j % lanes == 0) {  // the plan's rows hold whole vectors (pitch is a multiple)
+        for (size_t k = 0; k < kWeights; ++k) {
+          across[k] = hn::LoadU(d, row_weights + k * pitch + i);
+        }
+        lane = hn::Zero(di);
+      }
+      const auto indices = hn::IndicesFromVec(d, lane);
+      for (size_t k = 0; k < kWeights; ++k) weight[k] = hn::TableLookupLanes(across[k], indices);
+      lane = hn::Add(lane, hn::Set(di, 1));
+    } else {
+      for (size_t k = 0; k < kWeights; ++k) weight[k] = hn::Set(d, row_weights[k * pitch + i]);
+    }
     const auto use = [](V w) { return w; };
 #endif
-    const float* corner = pixels + static_cast<size_t>(base_offsets[i]) * step;
-    for (size_t row = 0; row < kRows; ++row) first[row] = corner + row_offsets[row];
-    if constexpr (kLocalWeights) {
-      for (size_t q = 0; q < kWeights; q += 4) {
-        const auto four = hn::LoadDup128(d, local + j * kWeights + q);
-        weight[q] = hn::Broadcast<0>(four);
-        weight[q + 1] = hn::Broadcast<1>(four);
-        weight[q + 2] = hn::Broadcast<2>(four);
-        weight[q + 3] = hn::Broadcast<3>(four);
-      }
-    } else {
-      for (size_t k = 0; k < kWeights; ++k) weight[k] = hold(row_weights[k * pitch + i]);
-    }
     // Past `width` the loads read padding: those sums are never stored.
     const size_t end = kVectors != 0 ? step : width;
     for (size_t c = 0; c < end; c += lanes) {
       auto acc = hn::Zero(d);
       for (size_t row = 0; row < kRows; ++row) {
-        const auto tap = [&](size_t e) { return hn::LoadU(d, first[row] + e * step + c); };
+        const auto tap = [&](size_t e) {
+          return hn::LoadU(d, rows_at[row] + corner + e * step + c);
+        };
         if constexpr (kQuads) {
           const auto sum = WeighQuad(tap(0), tap(1), tap(2), tap(3), use(weight[0]),
                                      use(weight[1]), use(weight[2]), use(weight[3]));
