@@ -59,24 +59,32 @@ HWY_INLINE hn::Vec<D> InsidePair(D d, hn::Vec<D> p, int64_t size, hn::Vec<D>& t)
   return x0f;
 }
 
-// The pairs of one axis for the lanes of g, in registers: each lane's left element and the
-// weights of it and the next; false if some lane needs the scalar plan (a reflection folds
-// more than once). With a `complete_out`, also whether each lane's taps are all inside or
-// weigh 0 where not (written under zeros padding only).
+// The coordinates of grid values g on an axis of `size`, padded by border or reflection
+// (PadInside); false where a reflection folds more than once somewhere.
 template <class D>
-HWY_INLINE bool AxisPairs(D d, hn::Vec<D> g, int64_t size, const Options& options,
-                          hn::Vec<hn::RebindToSigned<D>>& left, hn::Vec<D>& left_weight,
-                          hn::Vec<D>& right_weight, int32_t* complete_out) {
+HWY_INLINE bool PaddedCoordinates(D d, hn::Vec<D> g, int64_t size, const Options& options,
+                                  hn::Vec<D>& p) {
+  p = UnnormalizeVector(d, g, size, options.align_corners);
+  return PadInside(d, p, size, options);
+}
+
+// The pairs of one axis for the lanes of PaddedCoordinates' p, in registers: each lane's left
+// element and the weights of it and the next. With a `complete_out`, also whether each lane's
+// taps are all inside or weigh 0 where not (written under zeros padding only). kInside says
+// that the padding is border or reflection and the axis has 2 or more elements, so that every
+// pair lies inside: the edge cases' code is then left out.
+template <bool kInside = false, class D>
+HWY_INLINE void PairsAt(D d, hn::Vec<D> p, int64_t size, const Options& options,
+                        hn::Vec<hn::RebindToSigned<D>>& left, hn::Vec<D>& left_weight,
+                        hn::Vec<D>& right_weight, int32_t* complete_out) {
   const hn::RebindToSigned<D> di;
   using V = hn::Vec<D>;
   const V one = hn::Set(d, 1.0f), zero = hn::Zero(d);
-  V p = UnnormalizeVector(d, g, size, options.align_corners);
-  if (!PadInside(d, p, size, options)) return false;
-  if (options.padding != Padding::kZeros && size >= 2) {
+  if (kInside || (options.padding != Padding::kZeros && size >= 2)) {
     const V x0f = InsidePair(d, p, size, right_weight);
     left = hn::ConvertTo(di, x0f);
     left_weight = hn::Sub(one, right_weight);
-    return true;
+    return;
   }
   if (options.padding == Padding::kZeros) p = ClampFarVector(d, p, size);  // others: inside
   const V x0f = hn::Floor(p);
@@ -102,20 +110,19 @@ HWY_INLINE bool AxisPairs(D d, hn::Vec<D> g, int64_t size, const Options& option
     hn::Store(hn::VecFromMask(di, hn::And(x0_inside, hn::Or(x1_inside, x1_weightless))), di,
               complete_out);
   }
-  return true;
 }
 
-// The vector plan of one axis for the lanes of g (AxisPairs), stored.
+// The vector plan of one axis for the lanes of g (PaddedCoordinates, PairsAt), stored; false
+// if some lane needs the scalar plan.
 template <class D>
 HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& options,
                                int32_t* left_out, float* left_weight_out,
                                float* right_weight_out, int32_t* complete_out) {
   const hn::RebindToSigned<D> di;
   hn::Vec<decltype(di)> left;
-  hn::Vec<D> left_weight, right_weight;
-  if (!AxisPairs(d, g, size, options, left, left_weight, right_weight, complete_out)) {
-    return false;
-  }
+  hn::Vec<D> p, left_weight, right_weight;
+  if (!PaddedCoordinates(d, g, size, options, p)) return false;
+  PairsAt(d, p, size, options, left, left_weight, right_weight, complete_out);
   hn::Store(left, di, left_out);
   hn::Store(left_weight, d, left_weight_out);
   hn::Store(right_weight, d, right_weight_out);
@@ -131,79 +138,110 @@ struct PairAxis {
     return PlanAxisVector(d, g, size, options, block->start[axis], block->weights[axis][0],
                           block->weights[axis][1], fixed ? block->complete[axis] : nullptr);
   }
-  // A whole vector of 2-D or 3-D locations (grid components x, y and z in c0, c1, c2) planned
-  // in registers: AxisPairs on every axis, then the corner offset and the row weights as
-  // PlanWindowsT stores them (float products, or with `fixed` SplitFixedPair's split of
-  // `whole`, every lane complete), the same numbers without the WindowBlock between them.
-  // Not for fixed-point weights under zeros padding, which need each lane's completeness.
-  // False, with nothing stored, where a reflection folds more than once.
-  template <size_t kRank, class D>
-  static HWY_INLINE bool InRegisters(D d, hn::Vec<D> c0, hn::Vec<D> c1, hn::Vec<D> c2,
-                                     const int64_t* sizes, const int64_t* strides,
-                                     const Options& options, bool fixed, hn::Vec<D> whole,
-                                     hn::Vec<D> unit, size_t pitch,
-                                     int32_t* HWY_RESTRICT base_out,
-                                     float* HWY_RESTRICT weights_out) {
-    static_assert(kRank == 2 || kRank == 3, "2 or 3 axes");
+  // A whole vector of 2-D locations (x, y) whose pairs lie inside (border and reflection
+  // padding, both axes of 2 or more elements), planned in registers: PlanAxisVector's inside
+  // branch on both axes, then the corner offset and the row weights as PlanWindowsT stores them
+  // (float products, or with `fixed` StoreFixedPairWeights' split of `whole`, every lane
+  // complete), the same numbers without the WindowBlock between them. False, with nothing
+  // stored, where a reflection folds more than once.
+  template <class D>
+  static HWY_INLINE bool Inside2D(D d, hn::Vec<D> x, hn::Vec<D> y, const int64_t* sizes,
+                                  const int64_t* strides, const Options& options, bool fixed,
+                                  hn::Vec<D> whole, hn::Vec<D> unit, size_t pitch,
+                                  int32_t* HWY_RESTRICT base_out,
+                                  float* HWY_RESTRICT weights_out) {
     using V = hn::Vec<D>;
     const hn::RebindToSigned<D> di;
+    V px = UnnormalizeVector(d, x, sizes[1], options.align_corners);
+    V py = UnnormalizeVector(d, y, sizes[0], options.align_corners);
+    if (!PadInside(d, px, sizes[1], options) || !PadInside(d, py, sizes[0], options)) return false;
+    V tx, ty;
+    const V x0 = InsidePair(d, px, sizes[1], tx);
+    const V y0 = InsidePair(d, py, sizes[0], ty);
+    const auto stride = hn::Set(di, static_cast<int32_t>(strides[0]));
+    hn::StoreU(hn::Add(hn::ConvertTo(di, x0), hn::Mul(hn::ConvertTo(di, y0), stride)), di,
+               base_out);
+    // Rows in odometer order, left then right: y0's row, then y0 + 1's.
+    if (fixed) {
+      const V low = FixedRightPart(whole, ty);  // the part of row y0 + 1
+      const V high = hn::Sub(whole, low);
+      const V high_right = FixedRightPart(high, tx);
+      const V low_right = FixedRightPart(low, tx);
+      hn::StoreU(hn::Mul(hn::Sub(high, high_right), unit), d, weights_out);
+      hn::StoreU(hn::Mul(high_right, unit), d, weights_out + pitch);
+      hn::StoreU(hn::Mul(hn::Sub(low, low_right), unit), d, weights_out + 2 * pitch);
+      hn::StoreU(hn::Mul(low_right, unit), d, weights_out + 3 * pitch);
+      return true;
+    }
+    const V one = hn::Set(d, 1.0f);
+    const V wy = hn::Sub(one, ty), wx = hn::Sub(one, tx);
+    hn::StoreU(hn::Mul(wy, wx), d, weights_out);
+    hn::StoreU(hn::Mul(wy, tx), d, weights_out + pitch);
+    hn::StoreU(hn::Mul(ty, wx), d, weights_out + 2 * pitch);
+    hn::StoreU(hn::Mul(ty, tx), d, weights_out + 3 * pitch);
+    return true;
+  }
+  // A whole vector of 3-D locations (grid components x, y, z in c0, c1, c2) planned in
+  // registers: PaddedCoordinates and PairsAt on each axis, then the corner offset and the row
+  // weights as PlanWindowsT stores them (float products, or with `fixed` SplitFixedPair's
+  // split of `whole`, every lane complete), the same numbers without the WindowBlock between
+  // them. Not for fixed-point weights under zeros padding, which need each lane's
+  // completeness. kInside as for PairsAt, on every axis. False, with nothing stored, where a
+  // reflection folds more than once.
+  template <bool kInside, class D>
+  static HWY_INLINE bool InRegisters3D(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> z,
+                                       const int64_t* sizes, const int64_t* strides,
+                                       const Options& options, bool fixed, hn::Vec<D> whole,
+                                       hn::Vec<D> unit, size_t pitch,
+                                       int32_t* HWY_RESTRICT base_out,
+                                       float* HWY_RESTRICT weights_out) {
+    using V = hn::Vec<D>;
+    const hn::RebindToSigned<D> di;
+    V px, py, pz;
+    if (!PaddedCoordinates(d, x, sizes[2], options, px) ||
+        !PaddedCoordinates(d, y, sizes[1], options, py) ||
+        !PaddedCoordinates(d, z, sizes[0], options, pz)) {
+      return false;
+    }
+    hn::Vec<decltype(di)> x0, y0, z0;
+    V wx0, wx1, wy0, wy1, wz0, wz1;
+    PairsAt<kInside>(d, px, sizes[2], options, x0, wx0, wx1, nullptr);
+    PairsAt<kInside>(d, py, sizes[1], options, y0, wy0, wy1, nullptr);
+    PairsAt<kInside>(d, pz, sizes[0], options, z0, wz0, wz1, nullptr);
     const auto stride = [di, strides](size_t axis) {
       return hn::Set(di, static_cast<int32_t>(strides[axis]));
     };
-    hn::Vec<decltype(di)> x0, y0;
-    V wx0, wx1, wy0, wy1;
-    if (!AxisPairs(d, c0, sizes[kRank - 1], options, x0, wx0, wx1, nullptr) ||
-        !AxisPairs(d, c1, sizes[kRank - 2], options, y0, wy0, wy1, nullptr)) {
-      return false;
-    }
-    auto base = hn::Add(x0, hn::Mul(y0, stride(kRank - 2)));
-    V wz0 = hn::Set(d, 1.0f), wz1 = hn::Zero(d);  // 2-D: no outer axis
-    if constexpr (kRank == 3) {
-      hn::Vec<decltype(di)> z0;
-      if (!AxisPairs(d, c2, sizes[0], options, z0, wz0, wz1, nullptr)) return false;
-      base = hn::Add(base, hn::Mul(z0, stride(0)));
-    }
-    hn::StoreU(base, di, base_out);
-    // Rows in odometer order (axis 0 the most significant digit), left then right in each.
-    size_t row = 0;
-    const auto store_row = [&](V left, V right) {
+    hn::StoreU(hn::Add(hn::Add(x0, hn::Mul(y0, stride(1))), hn::Mul(z0, stride(0))), di,
+               base_out);
+    // Rows in odometer order (z, then y), left then right in each.
+    const auto store_row = [d, pitch, weights_out](size_t row, V left, V right) {
       hn::StoreU(left, d, weights_out + 2 * row * pitch);
       hn::StoreU(right, d, weights_out + (2 * row + 1) * pitch);
-      ++row;
     };
     if (!fixed) {  // weights multiply from axis 0 inwards
-      const auto weigh = [&](V outer) {
-        store_row(hn::Mul(outer, wx0), hn::Mul(outer, wx1));
+      const auto weigh = [&](size_t row, V outer) {
+        store_row(row, hn::Mul(outer, wx0), hn::Mul(outer, wx1));
       };
-      if constexpr (kRank == 2) {
-        weigh(wy0);
-        weigh(wy1);
-      } else {
-        weigh(hn::Mul(wz0, wy0));
-        weigh(hn::Mul(wz0, wy1));
-        weigh(hn::Mul(wz1, wy0));
-        weigh(hn::Mul(wz1, wy1));
-      }
+      weigh(0, hn::Mul(wz0, wy0));
+      weigh(1, hn::Mul(wz0, wy1));
+      weigh(2, hn::Mul(wz1, wy0));
+      weigh(3, hn::Mul(wz1, wy1));
       return true;
     }
     // Each axis hands round(part * weight) of its part to the right element and the rest to
-    // the left one, depth first from axis 0.
-    const auto split_x = [&](V part) {
+    // the left one, depth first from z: rows 2 * row and 2 * row + 1 split a row's part.
+    const auto split_x = [&](size_t row, V part) {
       const V right = FixedRightPart(part, wx1);
-      store_row(hn::Mul(hn::Sub(part, right), unit), hn::Mul(right, unit));
+      store_row(row, hn::Mul(hn::Sub(part, right), unit), hn::Mul(right, unit));
     };
-    const auto split_y = [&](V part) {
+    const auto split_y = [&](size_t row, V part) {
       const V right = FixedRightPart(part, wy1);
-      split_x(hn::Sub(part, right));
-      split_x(right);
+      split_x(2 * row, hn::Sub(part, right));
+      split_x(2 * row + 1, right);
     };
-    if constexpr (kRank == 2) {
-      split_y(whole);
-    } else {
-      const V right = FixedRightPart(whole, wz1);
-      split_y(hn::Sub(whole, right));
-      split_y(right);
-    }
+    const V right = FixedRightPart(whole, wz1);
+    split_y(0, hn::Sub(whole, right));
+    split_y(1, right);
     return true;
   }
   static void Scalar(float g, int64_t size, const Options& options, bool fixed,

@@ -269,21 +269,36 @@ void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
   const auto fixed_unit = hn::Set(d, std::ldexp(1.0f, -fixed_bits));
   WindowBlock<kTaps> block;
   alignas(64) float tail[kMaxFloatLanes * kRank];
-  // Pairs of 2 or 3 axes are planned in registers (Axis::InRegisters), but for fixed-point
-  // weights under zeros padding, which need each lane's completeness.
-  constexpr bool kInRegisters = kTaps == 2 && (kRank == 2 || kRank == 3);
-  const bool in_registers = !(fixed && options.padding == Padding::kZeros);
+  // 2-D pairs that stay inside (Axis::Inside2D): images padded by border or reflection.
+  const bool inside_2d = kRank == 2 && kTaps == 2 && options.padding != Padding::kZeros &&
+                         sizes[0] >= 2 && sizes[kRank - 1] >= 2;
+  // 3-D pairs in registers (Axis::InRegisters3D) on x86 (W4 1.03x; WebAssembly's were slower),
+  // but for fixed-point weights under zeros padding, which need each lane's completeness.
+  constexpr bool kRegisters3D = kRank == 3 && kTaps == 2 && GRIDSAMPLE_X86_BITS != 0;
+  const bool registers_3d = !(fixed && options.padding == Padding::kZeros);
+  bool inside_3d = options.padding != Padding::kZeros;  // PairsAt's kInside, every axis
+  for (size_t a = 0; a < kRank; ++a) inside_3d = inside_3d && sizes[a] >= 2;
   for (size_t i = 0; i < count; i += lanes) {
     hn::Vec<decltype(d)> c0, c1, c2, c3;
     const float* coords = LoadGridVectors<kRank>(d, grid, i, count, tail, c0, c1, c2, c3);
-    if constexpr (kInRegisters) {
-      if (in_registers && hn::AllTrue(d, hn::Lt(hn::Abs(c0), limit)) &&
+    if constexpr (kRank == 2 && kTaps == 2) {
+      if (inside_2d && hn::AllTrue(d, hn::Lt(hn::Abs(c0), limit)) &&
           hn::AllTrue(d, hn::Lt(hn::Abs(c1), limit)) &&
-          (kRank == 2 || hn::AllTrue(d, hn::Lt(hn::Abs(c2), limit))) &&
-          Axis::template InRegisters<kRank>(d, c0, c1, c2, sizes, strides, options, fixed,
-                                            fixed_whole, fixed_unit, pitch, base_offsets + i,
-                                            row_weights + i)) {
+          Axis::Inside2D(d, c0, c1, sizes, strides, options, fixed, fixed_whole, fixed_unit, pitch,
+                         base_offsets + i, row_weights + i)) {
         continue;
+      }
+    }
+    if constexpr (kRegisters3D) {
+      if (registers_3d && hn::AllTrue(d, hn::Lt(hn::Abs(c0), limit)) &&
+          hn::AllTrue(d, hn::Lt(hn::Abs(c1), limit)) &&
+          hn::AllTrue(d, hn::Lt(hn::Abs(c2), limit))) {
+        const auto plan = [&](auto inside) {
+          return Axis::template InRegisters3D<decltype(inside)::value>(
+              d, c0, c1, c2, sizes, strides, options, fixed, fixed_whole, fixed_unit, pitch,
+              base_offsets + i, row_weights + i);
+        };
+        if (inside_3d ? plan(std::true_type()) : plan(std::false_type())) continue;
       }
     }
     bool vector = true;
