@@ -305,8 +305,7 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
   // With one vector per pixel (x86, where a vector holds a pixel's padded channels), each
   // weight is loaded a vector of locations at a time (`across`) and each location's lane
   // broadcast in registers: loads bound this loop there, and that takes one load per weight
-  // and vector of locations instead of one per weight and location (W4 1.16x;
-  // docs/benchmarks.md).
+  // and vector of locations instead of one per weight and location (docs/benchmarks.md).
 #if !HWY_HAVE_SCALABLE
   constexpr bool kWeightsAcross = kVectors == 1;
   const hn::RebindToSigned<D> di;

@@ -575,14 +575,14 @@ HWY_INLINE void StorePairSums(D d, hn::Vec<D> acc, hn::Vec<D> low, size_t valid,
                               M& nan) {
   if constexpr (FixedPairKind(K)) {
     StoreExact<K>(d, acc, low, valid, elements);
-  } else if constexpr (K == PairKind::kF32) {
-    if (stream && valid == hn::Lanes(d)) {
-      nan = hn::Or(nan, hn::IsNaN(acc));
-      StreamSums(d, acc, elements);
-      return;
-    }
-    StoreSums<PairFormat<K>>(d, acc, valid, out == nullptr ? nullptr : out + at, elements, nan);
   } else {
+    if constexpr (K == PairKind::kF32) {
+      if (stream && valid == hn::Lanes(d)) {
+        nan = hn::Or(nan, hn::IsNaN(acc));
+        StreamSums(d, acc, elements);
+        return;
+      }
+    }
     StoreSums<PairFormat<K>>(d, acc, valid, out == nullptr ? nullptr : out + at, elements, nan);
   }
 }

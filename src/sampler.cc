@@ -829,10 +829,10 @@ void ForceSamplerPathForTest(std::optional<SamplerPath> path) {
 }
 
 void ForcePairFlagsForTest(std::optional<PairFlags> flags) {
-  forced_pair_flags.store(
-      flags ? static_cast<int>(flags->hardware_gathers) | static_cast<int>(flags->stream_output) << 1
-            : -1,
-      std::memory_order_relaxed);
+  const int bits = flags ? static_cast<int>(flags->hardware_gathers) |
+                               static_cast<int>(flags->stream_output) << 1
+                         : -1;
+  forced_pair_flags.store(bits, std::memory_order_relaxed);
 }
 
 Status RunSampler(const Problem& problem, const TensorView& x, const TensorView& grid,
