@@ -27,6 +27,19 @@ void PadChannelsLast(PairKind kind, const void* in, size_t channels, size_t padd
   });
 }
 
+// SumBlock for pixels of kVectors vectors of D, or of a count left to `width` (0) where D's
+// vectors cannot make such a pixel (between kChannelPad and kLastChunk floats): those
+// instantiations would never run, and each costs code (in WebAssembly, the module's size).
+template <class D, size_t kTaps, size_t kRows, size_t kVectors>
+constexpr auto SumBlockFor() {
+  constexpr size_t kFloats = kVectors * hn::MaxLanes(D());
+  if constexpr (kFloats >= kChannelPad && kFloats <= kLastChunk) {
+    return &SumBlock<D, kTaps, kRows, kVectors>;
+  } else {
+    return &SumBlock<D, kTaps, kRows, 0>;
+  }
+}
+
 // SampleChannelsLast in vectors of D.
 template <class D>
 bool SampleChannelsLastD(PairKind kind, const float* pixels, size_t channels, size_t padded,
@@ -41,10 +54,10 @@ bool SampleChannelsLastD(PairKind kind, const float* pixels, size_t channels, si
                              : padded / lanes;
   const auto sum = VisitWindowPlan(taps, rows, [vectors](auto t, auto r) {
     constexpr size_t kTaps = decltype(t)::value, kRows = decltype(r)::value;
-    return vectors == 1   ? &SumBlock<D, kTaps, kRows, 1>
-           : vectors == 2 ? &SumBlock<D, kTaps, kRows, 2>
-           : vectors == 4 ? &SumBlock<D, kTaps, kRows, 4>
-           : vectors == 8 ? &SumBlock<D, kTaps, kRows, 8>
+    return vectors == 1   ? SumBlockFor<D, kTaps, kRows, 1>()
+           : vectors == 2 ? SumBlockFor<D, kTaps, kRows, 2>()
+           : vectors == 4 ? SumBlockFor<D, kTaps, kRows, 4>()
+           : vectors == 8 ? SumBlockFor<D, kTaps, kRows, 8>()
                           : &SumBlock<D, kTaps, kRows, 0>;
   });
   const bool planes = location_step == 1;
