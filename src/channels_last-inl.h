@@ -239,9 +239,10 @@ void ToChannelsLastT(const void* planes, size_t channels, size_t plane, size_t p
       for (size_t k = 0; k < group; ++k) WidenRow<K>(first + k * plane, n, widened[k]);
       Transpose(widened[0], kToLastBlock, group, n, pixels + p0 * padded + c, padded);
     }
-    // The padding, if any (an empty loop over the pixels took a fifth of W4's copy).
-    for (size_t p = p0; p < p0 + n && channels < padded; ++p) {
-      std::fill(pixels + p * padded + channels, pixels + (p + 1) * padded, 0.0f);
+    if (channels < padded) {  // the padding (an empty loop took a fifth of W4's copy)
+      for (size_t p = p0; p < p0 + n; ++p) {
+        std::fill(pixels + p * padded + channels, pixels + (p + 1) * padded, 0.0f);
+      }
     }
   }
 }
@@ -311,7 +312,6 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
   const hn::RebindToSigned<D> di;
   hn::Vec<D> across[kWeightsAcross ? kWeights : 1];  // loaded at the first location
   for (auto& v : across) v = hn::Zero(d);
-  auto lane = hn::Zero(di);  // location j's lane of `across`
 #endif
   for (size_t j = 0; j < n; ++j) {
     const size_t i = i0 + j;
@@ -328,15 +328,14 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
     using V = hn::Vec<decltype(d)>;
     V weight[kWeights];
     if constexpr (kWeightsAcross) {
-      if (j % lanes == 0) {  // the plan's rows hold whole vectors (pitch is a multiple)
+      const size_t lane = j % lanes;  // location j's lane of `across`
+      if (lane == 0) {  // the plan's rows hold whole vectors (pitch is a multiple)
         for (size_t k = 0; k < kWeights; ++k) {
           across[k] = hn::LoadU(d, row_weights + k * pitch + i);
         }
-        lane = hn::Zero(di);
       }
-      const auto indices = hn::IndicesFromVec(d, lane);
+      const auto indices = hn::IndicesFromVec(d, hn::Set(di, static_cast<int32_t>(lane)));
       for (size_t k = 0; k < kWeights; ++k) weight[k] = hn::TableLookupLanes(across[k], indices);
-      lane = hn::Add(lane, hn::Set(di, 1));
     } else {
       for (size_t k = 0; k < kWeights; ++k) weight[k] = hn::Set(d, row_weights[k * pitch + i]);
     }

@@ -279,50 +279,50 @@ void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
   const hn::ScalableTag<float> d;
   const hn::RebindToSigned<decltype(d)> di;
   const size_t lanes = hn::Lanes(d);
-  const auto limit = hn::Set(d, kVectorGridLimit);
   const bool fixed = fixed_bits > 0;
   const auto fixed_whole = hn::Set(d, std::ldexp(1.0f, fixed_bits));
   const auto fixed_unit = hn::Set(d, std::ldexp(1.0f, -fixed_bits));
   WindowBlock<kTaps> block;
   alignas(64) float tail[kMaxFloatLanes * kRank];
-  // 2-D pairs that stay inside (Axis::Inside2D): images padded by border or reflection.
-  const bool inside_2d = kRank == 2 && kTaps == 2 && options.padding != Padding::kZeros &&
-                         sizes[0] >= 2 && sizes[kRank - 1] >= 2;
-  // 3-D pairs in registers (Axis::InRegisters3D) on x86 (W4 1.03x; WebAssembly's were slower),
-  // but for fixed-point weights under zeros padding, which need each lane's completeness.
+  // Whether every pair lies inside: border or reflection padding, every axis of 2 or more
+  // elements (PairsAt's kInside).
+  bool inside = options.padding != Padding::kZeros;
+  for (size_t a = 0; a < kRank; ++a) inside = inside && sizes[a] >= 2;
+  // Pairs planned in registers: 2-D images that stay inside (Axis::Inside2D), and on x86 3-D
+  // volumes (Axis::InRegisters3D; W4 1.03x, WebAssembly's were slower) but for fixed-point
+  // weights under zeros padding, which need each lane's completeness.
+  constexpr bool kRegisters2D = kRank == 2 && kTaps == 2;
   constexpr bool kRegisters3D = kRank == 3 && kTaps == 2 && GRIDSAMPLE_X86_BITS != 0;
   const bool registers_3d = !(fixed && options.padding == Padding::kZeros);
-  bool inside_3d = options.padding != Padding::kZeros;  // PairsAt's kInside, every axis
-  for (size_t a = 0; a < kRank; ++a) inside_3d = inside_3d && sizes[a] >= 2;
+  // Grid values the vector plans accept (kVectorGridLimit).
+  const auto within = [d](hn::Vec<decltype(d)> g) {
+    return hn::AllTrue(d, hn::Lt(hn::Abs(g), hn::Set(d, kVectorGridLimit)));
+  };
   for (size_t i = 0; i < count; i += lanes) {
     PrefetchGrid<kRank>(grid, i, count, lanes);
     hn::Vec<decltype(d)> c0, c1, c2, c3;
     const float* coords = LoadGridVectors<kRank>(d, grid, i, count, tail, c0, c1, c2, c3);
-    if constexpr (kRank == 2 && kTaps == 2) {
-      if (inside_2d && hn::AllTrue(d, hn::Lt(hn::Abs(c0), limit)) &&
-          hn::AllTrue(d, hn::Lt(hn::Abs(c1), limit)) &&
+    if constexpr (kRegisters2D) {
+      if (inside && within(c0) && within(c1) &&
           Axis::Inside2D(d, c0, c1, sizes, strides, options, fixed, fixed_whole, fixed_unit, pitch,
                          base_offsets + i, row_weights + i)) {
         continue;
       }
     }
     if constexpr (kRegisters3D) {
-      if (registers_3d && hn::AllTrue(d, hn::Lt(hn::Abs(c0), limit)) &&
-          hn::AllTrue(d, hn::Lt(hn::Abs(c1), limit)) &&
-          hn::AllTrue(d, hn::Lt(hn::Abs(c2), limit))) {
+      if (registers_3d && within(c0) && within(c1) && within(c2)) {
         const auto plan = [&](auto inside) {
           return Axis::template InRegisters3D<decltype(inside)::value>(
               d, c0, c1, c2, sizes, strides, options, fixed, fixed_whole, fixed_unit, pitch,
               base_offsets + i, row_weights + i);
         };
-        if (inside_3d ? plan(std::true_type()) : plan(std::false_type())) continue;
+        if (inside ? plan(std::true_type()) : plan(std::false_type())) continue;
       }
     }
     bool vector = true;
     for (size_t a = 0; a < kRank && vector; ++a) {
       const auto g = AxisComponent<kRank>(a, c0, c1, c2, c3);
-      vector = hn::AllTrue(d, hn::Lt(hn::Abs(g), limit)) &&
-               Axis::Vector(d, g, sizes[a], options, fixed, &block, a);
+      vector = within(g) && Axis::Vector(d, g, sizes[a], options, fixed, &block, a);
     }
     if (!vector) {
       for (size_t lane = 0; lane < lanes; ++lane) {

@@ -10,24 +10,22 @@
 namespace gridsample {
 namespace test {
 
-class ForcedPath {
+// Calls the test hook kForce with `value` for the scope of one test, then lifts it
+// (std::nullopt), also when an assertion fails first.
+template <class T, void (*kForce)(std::optional<T>)>
+class Forced {
  public:
-  explicit ForcedPath(SamplerPath path) { ForceSamplerPathForTest(path); }
-  ~ForcedPath() { ForceSamplerPathForTest(std::nullopt); }
-  ForcedPath(const ForcedPath&) = delete;
-  ForcedPath& operator=(const ForcedPath&) = delete;
+  explicit Forced(T value) { kForce(value); }
+  ~Forced() { kForce(std::nullopt); }
+  Forced(const Forced&) = delete;
+  Forced& operator=(const Forced&) = delete;
 };
 
-// Forces the pair path's flags (ForcePairFlagsForTest) for the scope of one test: its AVX-512
-// gathers on or off whatever the CPU's vendor, its non-temporal stores whatever the output's
-// size.
-class ForcedPairFlags {
- public:
-  explicit ForcedPairFlags(PairFlags flags) { ForcePairFlagsForTest(flags); }
-  ~ForcedPairFlags() { ForcePairFlagsForTest(std::nullopt); }
-  ForcedPairFlags(const ForcedPairFlags&) = delete;
-  ForcedPairFlags& operator=(const ForcedPairFlags&) = delete;
-};
+// ForceSamplerPathForTest: every call takes the path wherever it can sample.
+using ForcedPath = Forced<SamplerPath, ForceSamplerPathForTest>;
+// ForcePairFlagsForTest: the pair path's AVX-512 gathers on or off whatever the CPU's vendor,
+// its non-temporal stores whatever the output's size.
+using ForcedPairFlags = Forced<PairFlags, ForcePairFlagsForTest>;
 
 }  // namespace test
 }  // namespace gridsample
