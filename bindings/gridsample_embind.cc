@@ -60,6 +60,11 @@ int Guarded(Body&& body) {
                 "the call needs more memory than the WebAssembly heap can give");
 }
 
+// The version the module's C++ was compiled as (GRIDSAMPLE_VERSION_STRING, package.json's), for
+// the package's tests to compare with the wrapper's `version`. A JS string made from the C
+// string in place: nothing allocated.
+val VersionJs() { return val(Version()); }
+
 // The heap address of the last failure's message (NUL-terminated UTF-8), which the wrapper
 // decodes itself: nothing to allocate, even when the failure was running out of heap.
 uintptr_t LastMessageAt() { return reinterpret_cast<uintptr_t>(last_message); }
@@ -297,6 +302,7 @@ EMSCRIPTEN_BINDINGS(gridsample) {
       .value("kTypeMismatch", gridsample::StatusCode::kTypeMismatch)
       .value("kUnsupported", gridsample::StatusCode::kUnsupported)
       .value("kOutOfRange", gridsample::StatusCode::kOutOfRange);
+  emscripten::function("version", &gridsample::VersionJs);
   emscripten::function("dtypes", &gridsample::DTypes);
   emscripten::function("parseMode", &gridsample::ParseModeJs);
   emscripten::function("parsePadding", &gridsample::ParsePaddingJs);

@@ -1,4 +1,4 @@
-// The public entry points: names, parsing, and GridSample = validate → sampler.
+// The public entry points: the version, names, parsing, and GridSample = validate → sampler.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +10,8 @@
 #include "validate.h"
 
 namespace gridsample {
+
+const char* Version() { return GRIDSAMPLE_VERSION_STRING; }
 
 const char* DTypeName(DType dtype) {
   switch (dtype) {

@@ -9,7 +9,8 @@
 //   gridsample_thread.mjs / .cjs           the script of a thread's worker (Emscripten's
 //                                          gridsample.worker.js importing the glue): a module
 //                                          Web Worker's, and a Node.js worker_threads one's
-//   gridsample_core.js / .cjs              the API (bindings/js/gridsample_core.js), and its copy
+//   gridsample_core.js / .cjs              the API (bindings/js/gridsample_core.js, with
+//                                          package.json's version written in), and its copy
 //   index.js, index.node.js, index.cjs     the entries: browsers, Node import, Node require
 //   index.d.ts, index.d.cts                the types (one file, for import and for require)
 //
@@ -170,6 +171,20 @@ const coreFromRegistries = (text) => fillRegistries(
     text, 'gridsample_core.js', /\/\* @registry (\w+) \*\/ \{\}/g,
     (table) => JSON.stringify(table));
 
+// The core's `version`: its `/* @version */ ''` becomes package.json's version, the one place
+// the version is written (CMakeLists.txt reads it too, for the C++ header's macros).
+function coreWithVersion(text) {
+  const { version } =
+      JSON.parse(fs.readFileSync(path.join(here, '..', '..', 'package.json'), 'utf8'));
+  // CMakeLists.txt's rule: MAJOR.MINOR.PATCH, then an optional pre-release suffix.
+  const VERSION = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?$/;
+  if (typeof version !== 'string' || !VERSION.test(version)) {
+    fail(`package.json: version ${JSON.stringify(version)} is not MAJOR.MINOR.PATCH[-PRERELEASE]`);
+  }
+  return replaceExactly(text, "/* @version */ ''", JSON.stringify(version), 1,
+                        'gridsample_core.js');
+}
+
 // A file is written only when its content changes, and files of earlier builds that are no
 // longer made are removed: a rebuild that changes nothing touches nothing (tests may be reading
 // dist/ while `npm pack` rebuilds it).
@@ -193,7 +208,7 @@ write('gridsample_glue.cjs', glueToCommonJs(glue));
 const worker = fs.readFileSync(args.worker, 'utf8');
 write('gridsample_thread.mjs', threadScript(worker, THREAD_MODULE_HEADER));
 write('gridsample_thread.cjs', threadScript(worker, THREAD_NODE_HEADER));
-const core = coreFromRegistries(source('gridsample_core.js'));
+const core = coreWithVersion(coreFromRegistries(source('gridsample_core.js')));
 write('gridsample_core.js', core);
 write('gridsample_core.cjs', coreToCommonJs(core));
 for (const name of ['index.js', 'index.node.js', 'index.cjs']) write(name, source(name));

@@ -290,6 +290,10 @@ export function initWith(platform, options) {
   return loading;
 }
 
+// The package's version, package.json's: bindings/js/assemble.mjs writes it in. The .wasm's C++
+// was built from the same file (CMakeLists.txt reads it for gridsample/version.h).
+export const version = /* @version */ '';
+
 // The threads gridSample may use: what init() started (1 where threads are unavailable); 0
 // before init() resolves.
 export function numThreads() {

@@ -10,7 +10,7 @@ const { fileURLToPath } = require('node:url');
 const { Worker } = require('node:worker_threads');
 
 const createModule = require('./gridsample_glue.cjs');
-const { affineGrid, gridSample, initWith, numThreads } = require('./gridsample_core.cjs');
+const { affineGrid, gridSample, initWith, numThreads, version } = require('./gridsample_core.cjs');
 
 async function readWasm(where) {
   const text = String(where);
@@ -73,4 +73,4 @@ function init(options) {
   return initWith(platform, options);
 }
 
-module.exports = { init, gridSample, affineGrid, numThreads };
+module.exports = { init, gridSample, affineGrid, numThreads, version };

@@ -28,6 +28,13 @@ export function init(options?: {
 }): Promise<void>;
 
 /**
+ * The package's version, "MAJOR.MINOR.PATCH" (its package.json's), available before init(). The
+ * C++ library of the same version has it as GRIDSAMPLE_VERSION_STRING; what a major, a minor
+ * and a patch release may change is in the README, "Versions".
+ */
+export const version: string;
+
+/**
  * The threads gridSample() may use: what init() started (1 where threads are unavailable), or 0
  * before init() resolves.
  */

@@ -38,6 +38,8 @@
 #include <utility>
 #include <vector>
 
+#include "gridsample/version.h"  // GRIDSAMPLE_VERSION_MAJOR/MINOR/PATCH and _STRING
+
 namespace gridsample {
 
 // Element type of a tensor. float16/bfloat16 are stored as uint16_t bits, bool as one byte
@@ -114,6 +116,11 @@ class Status {
   StatusCode code_ = StatusCode::kOk;
   std::string message_;
 };
+
+// The library's version, "MAJOR.MINOR.PATCH": GRIDSAMPLE_VERSION_STRING as the library was
+// compiled. It differs from the macro a program sees only when the program's header and the
+// library it links come from different versions.
+const char* Version();
 
 // The ONNX/onnxruntime-web name of a dtype ("float32", "bfloat16", "string", ...); "unknown"
 // for a value outside the enum.

@@ -2,17 +2,20 @@
 // reuse, channels-last tensors (canvas RGBA bytes in a Uint8ClampedArray, and Y back in one),
 // many-channel images (the core's channels-last path) against one channel at a time,
 // errors (TypeError / RangeError with the core's message) that leave the heap as it was, no
-// heap growth over 10,000 calls, and memory growth in the middle of a call.
+// heap growth over 10,000 calls, and memory growth in the middle of a call; `version`.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { before, describe, test } from 'node:test';
 
 import { Tensor } from 'onnxruntime-web';
 
-import { gridSample, init } from 'gridsample';
+import { gridSample, init, version } from 'gridsample';
 
 import {
-  ARRAY_OF, assertRefused, closeTo, embindModule, heapInUse, memoryBytes, registry, sameBits,
-  specExample, toChannelsLast,
+  ARRAY_OF, assertRefused, closeTo, embindModule, heapInUse, memoryBytes, registry, repo,
+  sameBits, specExample, toChannelsLast,
 } from './helpers.mjs';
 
 before(() => init());
@@ -498,5 +501,17 @@ describe('memory', () => {
     assert.deepEqual(Array.from(corners.data),
                      [at(0, 0), at(0, side - 1), at(side - 1, 0), at(side - 1, side - 1)]);
     assert.ok(closeTo(gridSample(specExample().x, specExample().grid).data, specExample().y));
+  });
+});
+
+describe('version', () => {
+  test("package.json's, for import and require, and the .wasm's C++ says the same", () => {
+    const { version: expected } =
+        JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8'));
+    assert.equal(typeof version, 'string');
+    assert.equal(version, expected);
+    assert.equal(createRequire(import.meta.url)('gridsample').version, expected);
+    // GRIDSAMPLE_VERSION_STRING, as CMake wrote it into gridsample/version.h for this .wasm.
+    assert.equal(embindModule().version(), expected);
   });
 });

@@ -1,7 +1,9 @@
-// `npm pack` (its prepack step builds dist/) gives a tarball of only what users need; installed
-// into an empty project, `import` (ES module) and `require` (CommonJS) both compute the spec's
-// first example, and TypeScript (node16 resolution, through the exports map) finds the
-// declarations from an ES module and from a CommonJS module and holds users to the API.
+// `npm pack` (its prepack step builds dist/) gives a tarball of only what users need, whose
+// package.json names only files it holds and is publishable (no "private"; `npm publish
+// --dry-run` of the tarball passes); installed into an empty project, `import` (ES module) and
+// `require` (CommonJS) both compute the spec's first example and export package.json's
+// `version`, and TypeScript (node16 resolution, through the exports map) finds the declarations
+// from an ES module and from a CommonJS module and holds users to the API.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,7 +19,9 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 let scratch;
 let tarball;
 let packed;
-let app;  // the empty project the tarball is installed into (by the second test)
+let app;  // the empty project the tarball is installed into (by the install test)
+// The repository's package.json, which `npm pack` packed.
+const manifest = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8'));
 
 before(async () => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'gridsample-pack-'));
@@ -30,19 +34,55 @@ before(async () => {
 });
 after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-test('the tarball holds dist/, README.md, LICENSE and package.json only', () => {
+test('the tarball holds dist/, README.md, CHANGELOG.md, LICENSE and package.json only', () => {
   assert.equal(packed.filename, `gridsample-${packed.version}.tgz`);
+  assert.equal(packed.version, manifest.version);
   assert.ok(fs.existsSync(tarball));
   const files = packed.files.map((f) => f.path).sort();
   assert.deepEqual(files, [
-    'LICENSE', 'README.md', 'dist/gridsample.wasm', 'dist/gridsample_core.cjs',
+    'CHANGELOG.md', 'LICENSE', 'README.md', 'dist/gridsample.wasm', 'dist/gridsample_core.cjs',
     'dist/gridsample_core.js', 'dist/gridsample_glue.cjs', 'dist/gridsample_glue.mjs',
     'dist/gridsample_thread.cjs', 'dist/gridsample_thread.mjs', 'dist/index.cjs',
     'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js', 'dist/index.node.js', 'package.json',
   ]);
 });
 
-test('installed in an empty project: import and require compute the spec example', async () => {
+test('package.json is publishable and every file it names is in the tarball', async () => {
+  // npm's own refusal of "private" (EPRIVATE) happens only in a real publish, past --dry-run:
+  // checked here, in the repository's package.json and in the one the tarball holds.
+  const { stdout: packedJson } = await run('tar', ['-xzOf', tarball, 'package/package.json']);
+  const published = JSON.parse(packedJson);
+  for (const [which, json] of [['package.json', manifest], ['the tarball', published]]) {
+    assert.ok(!('private' in json), `${which}: "private" keeps npm publish from publishing`);
+  }
+  assert.equal(published.version, manifest.version);
+  for (const field of ['description', 'license', 'types']) {
+    assert.equal(typeof published[field], 'string', field);
+  }
+  assert.ok(published.keywords.length > 0);
+  assert.equal(typeof published.engines.node, 'string');
+  // main, module, browser, types and every target of the exports map.
+  const targets = (value) => (typeof value === 'string' ? [value] :
+      Object.values(value).flatMap(targets));
+  const named = [published.main, published.module, published.browser, published.types,
+                 ...targets(published.exports)];
+  const files = new Set(packed.files.map((f) => `./${f.path}`));
+  for (const file of named) assert.ok(files.has(file), `package.json names ${file}`);
+
+  // The dry run of publishing this very tarball: offline and to a registry that is not there,
+  // so it needs no login and can publish nothing.
+  const { stdout } = await run(npm, ['publish', '--dry-run', '--json', '--offline',
+                                     '--registry=http://127.0.0.1:9/', tarball],
+                               { cwd: scratch, timeout: 120000 });
+  const report = JSON.parse(stdout);
+  const dry = report[published.name] ?? report;  // npm 11 keys the report by name
+  assert.equal(dry.id, `gridsample@${manifest.version}`);
+  assert.equal(dry.integrity, packed.integrity);
+  assert.deepEqual(dry.files.map((f) => f.path).sort(), packed.files.map((f) => f.path).sort());
+});
+
+test('installed in an empty project: import and require compute the spec example and ' +
+     "export package.json's version", async () => {
   app = path.join(scratch, 'app');
   fs.mkdirSync(app);
   fs.writeFileSync(path.join(app, 'package.json'),
@@ -60,7 +100,8 @@ test('installed in an empty project: import and require compute the spec example
       const x = Float32Array.from({ length: 16 }, (_, i) => i);
       const y = gs.gridSample({ data: x, dims: [1, 1, 4, 4] },
                               { data: new Float32Array(g), dims: [1, 6, 6, 2] });
-      console.log(JSON.stringify({ dims: y.dims, type: y.type, data: Array.from(y.data) }));
+      console.log(JSON.stringify({ version: gs.version, dims: y.dims, type: y.type,
+                                   data: Array.from(y.data) }));
     });`;
   fs.writeFileSync(path.join(app, 'esm.mjs'),
                    `import * as gs from 'gridsample';\n${compute}\nawait run(gs);\n`);
@@ -70,6 +111,7 @@ test('installed in an empty project: import and require compute the spec example
   for (const script of ['esm.mjs', 'cjs.cjs']) {
     const { stdout } = await run(process.execPath, [script], { cwd: app, timeout: 60000 });
     const result = JSON.parse(stdout);
+    assert.equal(result.version, manifest.version, script);
     assert.deepEqual(result.dims, yDims, script);
     assert.equal(result.type, 'float32', script);
     assert.ok(closeTo(result.data, y), `${script}: ${result.data}`);
@@ -84,6 +126,7 @@ test('TypeScript: the declarations resolve for import and require and type the A
       await init({ locateFile: (file: string) => file });
       await init({ wasmBinary: new Uint8Array(0), numThreads: 2 });
       const threads: number = numThreads();
+      const release: string = version;
       const x: TensorLike = { data: new Float32Array(16), dims: [1, 1, 4, 4] };
       const grid: TensorLike = { data: new Float32Array(72), dims: [1, 6, 6, 2], type: 'float32' };
       const options: GridSampleOptions =
@@ -119,16 +162,16 @@ test('TypeScript: the declarations resolve for import and require and type the A
       affineGrid(made, [1, 1, 2, 2], { mode: 'nearest' });
       // @ts-expect-error: size holds integers
       affineGrid(made, ['1', '1', '2', '2']);
-      void [dims, type, data, steps, madeType, threads];
+      void [dims, type, data, steps, madeType, threads, release];
     }
     void main;
   `;
   fs.writeFileSync(path.join(app, 'types_esm.mts'), use(
-      'import { init, gridSample, affineGrid, numThreads, type AffineGridOptions, ' +
+      'import { init, gridSample, affineGrid, numThreads, version, type AffineGridOptions, ' +
       "type DataType, type GridSampleOptions, type TensorLike } from 'gridsample';"));
   fs.writeFileSync(path.join(app, 'types_cjs.cts'), use(
       "import gs = require('gridsample');\n" +
-      'const { init, gridSample, affineGrid, numThreads } = gs;\n' +
+      'const { init, gridSample, affineGrid, numThreads, version } = gs;\n' +
       'type DataType = gs.DataType; type GridSampleOptions = gs.GridSampleOptions; ' +
       'type TensorLike = gs.TensorLike; type AffineGridOptions = gs.AffineGridOptions;'));
   fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({
