@@ -236,7 +236,10 @@ class AnyTensor {
         if (info().is_signed) {
           SetInt(i, static_cast<int64_t>(v));
         } else {
-          SetBits(i, static_cast<uint64_t>(v));
+          // A negative value wraps as it would through int64_t (converting it to an unsigned
+          // type directly is undefined).
+          SetBits(i, v < 0 ? static_cast<uint64_t>(static_cast<int64_t>(v))
+                           : static_cast<uint64_t>(v));
         }
         return;
       case Conversion::kBool:
