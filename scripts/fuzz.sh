@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `npm run fuzz`: installs clang-14 if needed (scripts/bootstrap.sh), builds the libFuzzer
-# target (scripts/build.sh fuzz: clang-14 with AddressSanitizer + UndefinedBehaviorSanitizer,
-# $BUILD_ROOT/fuzz) and runs it, one process.
+# `npm run fuzz`: installs clang-14 if needed (scripts/bootstrap.sh; SKIP_BOOTSTRAP=1 skips it),
+# builds the libFuzzer target (scripts/build.sh fuzz: clang-14 with AddressSanitizer +
+# UndefinedBehaviorSanitizer, in the sanitizer build $BUILD_ROOT/asan, whose library the test
+# suite shares) and runs it, one process.
 #
 #   scripts/fuzz.sh [SECONDS]   fuzz for SECONDS (default $FUZZ_SECONDS, else 60), e.g.
 #                               `npm run fuzz -- 3600`; prints executions and coverage
@@ -18,10 +19,10 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 export BUILD_ROOT=${BUILD_ROOT:-$repo/build}
 dir=$BUILD_ROOT/fuzz
-fuzzer=$dir/tests/fuzz/gridsample_fuzz
+fuzzer=$BUILD_ROOT/asan/tests/fuzz/gridsample_fuzz
 
 # clang-14 and its libFuzzer/sanitizer runtimes, with the native build's packages.
-bash scripts/bootstrap.sh clang-14 libclang-rt-14-dev >/dev/null
+[ "${SKIP_BOOTSTRAP:-0}" = 1 ] || bash scripts/bootstrap.sh clang-14 libclang-rt-14-dev >/dev/null
 mkdir -p "$dir"
 bash scripts/build.sh fuzz >"$dir/build.log" 2>&1 || { cat "$dir/build.log" >&2; exit 1; }
 

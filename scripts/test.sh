@@ -1,26 +1,26 @@
 #!/usr/bin/env bash
 # `npm test`: every native check, stopping at the first failure.
-#   1. bootstrap     the Debian packages (scripts/bootstrap.sh)
+#   1. bootstrap     every stage's Debian packages in one apt-get run (scripts/bootstrap.sh), and
+#                    the npm devDependencies when missing (downloading while stages 2-5 build)
 #   2. release       Release build + its Catch2 suite through ctest
-#   2b. aarch64      the same suite cross-built for 64-bit ARM (bootstrap: g++-aarch64-linux-gnu,
-#                    qemu-user, libhwy-dev:arm64; $BUILD_ROOT/aarch64) and run through ctest under
-#                    qemu-aarch64 five times: NEON alone, then SVE at 128, 256, 512 and 2048 bits,
-#                    each run's Highway targets printed; every compiled target must run under one
-#   3. asan          the same suite built with AddressSanitizer + UndefinedBehaviorSanitizer
-#   3b. tsan         the concurrency suites (tests/concurrency_test.cc, thread_pool_test.cc)
+#   3. aarch64       the same suite cross-built for 64-bit ARM ($BUILD_ROOT/aarch64) and run
+#                    under qemu-aarch64: the whole suite with NEON alone and with SVE at 512 bits,
+#                    the target-dependent suites ([simd]) with SVE at 128, 256 and 2048 bits; each
+#                    run's Highway targets printed; every compiled target must run in one
+#   4. asan          the suite built with clang's AddressSanitizer + UndefinedBehaviorSanitizer,
+#                    in the build that also makes the libFuzzer target (tests/fuzz)
+#   5. tsan          the concurrency suites (tests/concurrency_test.cc, thread_pool_test.cc)
 #                    built with ThreadSanitizer
-#   3c. fuzz         the libFuzzer target (tests/fuzz; clang-14, ASan + UBSan) for $FUZZ_SECONDS
-#                    (default 60) seconds through scripts/fuzz.sh, counted as one test
-#   4. find_package  install the release build into a temporary prefix and build and run
+#   6. find_package  install the release build into a temporary prefix and build and run
 #                    tests/find_package against it, as another CMake project would
-#   5. wasm          the npm package: Emscripten and Chromium (bootstrap), the Emscripten build
-#                    into dist/ (scripts/build_wasm.sh, $BUILD_ROOT/wasm), the devDependencies
-#                    (onnxruntime-web, playwright-core, typescript, vite) when missing
-#   6. js            the package's node:test suites (tests/js/): the native reference's vectors
+#   7. wasm          the npm package: the Emscripten build into dist/ (scripts/build_wasm.sh,
+#                    $BUILD_ROOT/wasm)
+#   8. js            the package's node:test suites (tests/js/): the native reference's vectors
 #                    and the golden file through the JS API, loading, errors, hostile inputs,
-#                    memory, threads, npm pack and install, headless Chromium (static server,
-#                    cross-origin isolated and not, and a Vite build), and the demo page (web/)
-#                    in Chromium against the package in Node
+#                    memory, threads, npm pack, publish --dry-run and install, headless Chromium
+#                    (static server, cross-origin isolated and not, and a Vite build), and the
+#                    demo page (web/) in Chromium against the package in Node; beside them, the
+#                    fuzzer for $FUZZ_SECONDS (default 60) seconds (scripts/fuzz.sh), one test
 # Build folders live in $BUILD_ROOT (default: build/) and are reused between runs.
 set -euo pipefail
 
@@ -38,6 +38,8 @@ stage_start=0
 scratch=""
 on_exit() {
   local rc=$?
+  # A stage that failed may leave the fuzzer running beside it.
+  [ -z "$(jobs -p)" ] || kill $(jobs -p) 2>/dev/null || true
   [ -z "$scratch" ] || rm -rf "$scratch"
   [ "$rc" -eq 0 ] || printf '\n== FAILED in stage %s (exit code %s)\n' "$stage_name" "$rc" >&2
 }
@@ -60,8 +62,22 @@ run_ctest() {
   tests_run=$((tests_run + ${count:-0}))
 }
 
-stage bootstrap "Debian packages"
-bash scripts/bootstrap.sh
+stage bootstrap "Debian packages and the npm devDependencies"
+# Every stage's packages in one apt-get run: the aarch64 cross toolchain, qemu and Highway for
+# arm64; clang-14 and its sanitizer and libFuzzer runtimes; Emscripten and Chromium.
+# On an arm64 machine the native g++ is aarch64-linux-gnu-g++ already (and libhwy-dev native).
+packages=(qemu-user libhwy-dev:arm64 clang-14 libclang-rt-14-dev emscripten chromium)
+[ "$(dpkg --print-architecture)" = arm64 ] || packages+=(g++-aarch64-linux-gnu)
+bash scripts/bootstrap.sh "${packages[@]}"
+# The devDependencies (onnxruntime-web, playwright-core, typescript, vite) download while the
+# native stages compile; the wasm stage waits for them. onnxruntime-node ships its CPU binaries:
+# its optional download of GPU ones is skipped.
+npm_install=""
+if ! npm ls --depth=0 onnxruntime-web playwright-core typescript vite >/dev/null 2>&1; then
+  ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund \
+    >"$BUILD_ROOT/npm-install.log" 2>&1 &
+  npm_install=$!
+fi
 stage_done bootstrap
 
 stage release "build and test ($BUILD_ROOT/release)"
@@ -70,39 +86,65 @@ run_ctest "$BUILD_ROOT/release"
 stage_done release
 
 stage aarch64 "cross-built for ARM64, run under qemu-aarch64 ($BUILD_ROOT/aarch64)"
-# On an arm64 machine the native g++ is aarch64-linux-gnu-g++ already (and libhwy-dev native).
-aarch64_packages=(qemu-user libhwy-dev:arm64)
-[ "$(dpkg --print-architecture)" = arm64 ] || aarch64_packages+=(g++-aarch64-linux-gnu)
-bash scripts/bootstrap.sh "${aarch64_packages[@]}"
 bash scripts/build.sh aarch64 -j "$jobs"
-# The emulated CPUs (QEMU_CPU): NEON alone, then SVE vectors of 128, 256, 512 (qemu's default)
-# and 2048 bits; in qemu-user sve-max-vq above 2 does not widen the default. ctest runs the
-# tests through qemu-aarch64 without -L (cmake/aarch64-linux-gnu.cmake says why).
-aarch64_cpus=(max,sve=off max,sve-max-vq=1 max,sve-max-vq=2 max max,sve-default-vector-length=256)
-compiled="" ran=" "
-for cpu in "${aarch64_cpus[@]}"; do
-  # tests/targets_test.cc's first case prints the compiled targets and those this CPU runs.
-  targets=$(QEMU_CPU=$cpu qemu-aarch64 "$BUILD_ROOT/aarch64/tests/gridsample_tests" \
-            "The targets this CPU runs") || { echo "$targets" >&2; exit 1; }
-  compiled=$(sed -n 's/^compiled targets: //p' <<<"$targets")
-  supported=$(sed -n 's/^supported targets: //p' <<<"$targets")
-  printf '\n-- QEMU_CPU=%s: Highway targets %s\n' "$cpu" "$supported"
-  for target in $(sed 's/ ([0-9]* bits)//g' <<<"$supported"); do
-    case "$ran" in *" $target "*) ;; *) ran+="$target " ;; esac
-  done
-  QEMU_CPU=$cpu run_ctest "$BUILD_ROOT/aarch64"
-done
+# The emulated CPUs (QEMU_CPU) and what each runs. NEON's code is the same under every SVE
+# width, so it runs once, with the whole suite, on a CPU without SVE. SVE at 512 bits (qemu's
+# default) runs the whole suite on the two scalable targets, SVE and SVE2. The other widths run
+# the suites that depend on the target ([simd]: tests/targets.h) on the target that only that
+# width has: SVE2_128 and SVE_256, whose vectors' width is known when they are compiled, and
+# SVE2 at 2048 bits, the widest vectors. In qemu-user sve-max-vq above 2 does not widen the
+# default. A job is "name|QEMU_CPU|GRIDSAMPLE_TEST_TARGETS|Catch filter", the longest first; each
+# half of a whole suite is a job of its own, so that the two cores stay busy to the end.
+aarch64_jobs=(
+  "sve512-simd|max|SVE2 SVE|[simd]"
+  "sve512-rest|max||~[simd]"
+  "neon-rest|max,sve=off||~[simd]"
+  "sve2048|max,sve-default-vector-length=256|SVE2|[simd]"
+  "sve256|max,sve-max-vq=2|SVE_256|[simd]"
+  "sve128|max,sve-max-vq=1|SVE2_128|[simd]"
+  "neon-simd|max,sve=off||[simd]"
+)
+# Catch runs through qemu-aarch64 without -L (cmake/aarch64-linux-gnu.cmake says why).
+run_aarch64_job() {
+  local name cpu targets filter
+  IFS='|' read -r name cpu targets filter <<<"$1"
+  local log=$BUILD_ROOT/aarch64/logs/$name.log start=$SECONDS
+  if QEMU_CPU=$cpu GRIDSAMPLE_TEST_TARGETS=$targets timeout 1800 qemu-aarch64 \
+       "$BUILD_ROOT/aarch64/tests/gridsample_tests" "$filter" >"$log" 2>&1; then
+    printf -- '-- %s (QEMU_CPU=%s, %s), %ss: %s%s\n' "$name" "$cpu" "$filter" \
+      "$((SECONDS - start))" "$(grep -E '^All tests passed' "$log" | tail -n 1)" \
+      "$(sed -n 's/^supported targets:/; targets/p' "$log")"
+  else
+    printf -- '-- %s FAILED (QEMU_CPU=%s, GRIDSAMPLE_TEST_TARGETS=%s, %s); its log %s ends:\n' \
+      "$name" "$cpu" "$targets" "$filter" "$log" >&2
+    tail -n 60 "$log" >&2
+    return 1
+  fi
+}
+export -f run_aarch64_job
+export BUILD_ROOT
+mkdir -p "$BUILD_ROOT/aarch64/logs"
+rm -f "$BUILD_ROOT"/aarch64/logs/*.log
+printf '%s\0' "${aarch64_jobs[@]}" | xargs -0 -P "$jobs" -I{} bash -c 'run_aarch64_job "$1"' _ {}
+# Every target Highway compiled ran in some job (tests/targets_test.cc prints both lists).
+compiled=$(sed -n 's/^compiled targets: //p' "$BUILD_ROOT"/aarch64/logs/*.log | head -n 1)
+ran=" $(sed -n 's/^supported targets: //p' "$BUILD_ROOT"/aarch64/logs/*.log |
+        sed 's/ ([0-9]* bits)//g' | tr '\n' ' ') "
 [ -n "$compiled" ] || { echo "aarch64: no compiled targets printed" >&2; exit 1; }
 for target in $compiled; do
   case "$ran" in
     *" $target "*) ;;
-    *) echo "aarch64: the compiled target $target ran under none of the CPUs" >&2; exit 1 ;;
+    *) echo "aarch64: the compiled target $target ran in none of the jobs" >&2; exit 1 ;;
   esac
 done
-echo "aarch64: every compiled target ran:$ran"
+count=$(sed -n 's/^All tests passed (.* in \([0-9]*\) test cases)$/\1/p' \
+          "$BUILD_ROOT"/aarch64/logs/*.log | awk '{ n += $1 } END { print n + 0 }')
+tests_run=$((tests_run + count))
 stage_done aarch64
 
-stage asan "build and test with -fsanitize=address,undefined ($BUILD_ROOT/asan)"
+stage asan "the suite with -fsanitize=address,undefined ($BUILD_ROOT/asan)"
+# One clang build for the suite and the fuzzer (scripts/build.sh says why); the fuzzer runs in
+# the js stage.
 bash scripts/build.sh asan
 # Any finding fails the test that made it. The user's own options, if any, come last and win.
 ASAN_OPTIONS="halt_on_error=1:print_stacktrace=1:detect_leaks=1:strict_string_checks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
@@ -114,11 +156,6 @@ stage tsan "the concurrency suites with -fsanitize=thread ($BUILD_ROOT/tsan)"
 bash scripts/build.sh tsan
 TSAN_OPTIONS="halt_on_error=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}" run_ctest "$BUILD_ROOT/tsan"
 stage_done tsan
-
-stage fuzz "libFuzzer over the C++ API for ${FUZZ_SECONDS:-60}s ($BUILD_ROOT/fuzz)"
-bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
-tests_run=$((tests_run + 1))
-stage_done fuzz
 
 stage find_package "install the release build and use it from tests/find_package"
 scratch=$(mktemp -d)
@@ -137,20 +174,25 @@ tests_run=$((tests_run + 1))
 stage_done find_package
 
 stage wasm "the npm package: Emscripten build into dist/ ($BUILD_ROOT/wasm)"
-# Emscripten for the build, Chromium for the browser tests (tests/js/browser.test.mjs).
-bash scripts/bootstrap.sh emscripten chromium
 SKIP_BOOTSTRAP=1 bash scripts/build_wasm.sh
-if ! npm ls --depth=0 onnxruntime-web playwright-core typescript vite >/dev/null 2>&1; then
-  # onnxruntime-node ships its CPU binaries; skip its optional download of GPU ones.
-  ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund
+if [ -n "$npm_install" ] && ! wait "$npm_install"; then
+  cat "$BUILD_ROOT/npm-install.log" >&2
+  exit 1
 fi
 stage_done wasm
 
-stage js "node:test suites of the package (tests/js/)"
+stage js "node:test suites of the package (tests/js/), and libFuzzer beside them"
+# node:test runs one file at a time on 2 cores and leaves most of one core idle: the fuzzer (one
+# process, $FUZZ_SECONDS, default 60 s, counted as one test) runs there meanwhile.
+SKIP_BOOTSTRAP=1 bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}" >"$BUILD_ROOT/fuzz-stage.log" 2>&1 &
+fuzz=$!
 # pipefail passes node's exit code on through tee.
 node --test --test-reporter=spec tests/js/ 2>&1 | tee "$BUILD_ROOT/js-test.log"
 count=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$BUILD_ROOT/js-test.log" | tail -n 1)
 tests_run=$((tests_run + ${count:-0}))
+wait "$fuzz" || { cat "$BUILD_ROOT/fuzz-stage.log" >&2; exit 1; }
+cat "$BUILD_ROOT/fuzz-stage.log"
+tests_run=$((tests_run + 1))
 stage_done js
 
 printf -v summary '%s, ' "${times[@]}"

@@ -52,7 +52,7 @@ HWY_EXPORT(ConvertLanes);
 namespace {
 
 TEST_CASE("convert-inl.h's float16 and bfloat16 twins equal convert.h on every target",
-          "[convert]") {
+          "[convert][simd]") {
   // Every binary16 value; float32 values: the neighbours of every binary16 and bfloat16
   // value's rounding boundaries, and random bit patterns.
   std::vector<uint32_t> halves(65536), floats;

@@ -72,7 +72,7 @@ constexpr size_t kCount = 256;  // a multiple of every target's lanes, SVE's 204
 bool SameBits(float a, float b) { return std::memcmp(&a, &b, sizeof(a)) == 0; }
 
 TEST_CASE("coords-inl.h's vector twins equal coords.h lane by lane on every target",
-          "[coords]") {
+          "[coords][simd]") {
   std::mt19937_64 rng(1818);
   test::Mismatches mismatches;
   size_t reflected = 0;

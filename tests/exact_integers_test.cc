@@ -104,7 +104,7 @@ bool AllTapsInside(const double* g, const std::vector<int64_t>& x_shape, const O
 }
 
 TEST_CASE("Flat integer images come back exactly in every mode, padding, rank and target",
-          "[exact]") {
+          "[exact][simd]") {
   std::mt19937_64 rng(16);
   Mismatches mismatches;
   size_t flat_checked = 0;
@@ -184,7 +184,7 @@ TEST_CASE("A flat uint8 image of 200 stays 200 under a random border grid", "[ex
   }
 }
 
-TEST_CASE("Random integer images: the fast path equals the reference bit for bit", "[exact]") {
+TEST_CASE("Random integer images: the fast path equals the reference bit for bit", "[exact][simd]") {
   ForEachTarget([&](int64_t) {
     uint64_t seed = 1600;
     ForEachIntegerCase([&](const DTypeInfo& info, const std::vector<int64_t>& x_shape,
@@ -204,7 +204,7 @@ TEST_CASE("Random integer images: the fast path equals the reference bit for bit
   });
 }
 
-TEST_CASE("Exact-arithmetic grids give the exact model's integers", "[exact]") {
+TEST_CASE("Exact-arithmetic grids give the exact model's integers", "[exact][simd]") {
   std::vector<GoldenCase> cases;
   std::string error;
   const bool loaded =

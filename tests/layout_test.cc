@@ -20,7 +20,7 @@ namespace {
 using test::GridSampleTester;
 
 TEST_CASE("Channels-last is channels-first transposed: every rank, mode, padding, dtype, target",
-          "[layout]") {
+          "[layout][simd]") {
   const std::vector<int64_t> channels = {1, 2, 3, 4, 5, 8, 9, 16};
   test::ForEachTarget([&](int64_t target) {
     std::mt19937_64 rng(2000 + static_cast<uint64_t>(target % 997));

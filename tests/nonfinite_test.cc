@@ -174,7 +174,7 @@ AnyTensor MakeGrid(DType dtype, size_t r, const Points& points, int64_t n) {
 }
 
 TEST_CASE("NaN and inf in any grid component give NaN or 0 or an empty string everywhere",
-          "[nonfinite]") {
+          "[nonfinite][simd]") {
   const std::vector<std::vector<int64_t>> shapes = {{4},       {1},       {3, 4},
                                                     {1, 3},    {2, 3, 4}, {3, 1, 2}};
   const int64_t kN = 2, kC = 3;
@@ -326,7 +326,7 @@ size_t FlatIndex(const std::vector<int64_t>& spatial, int64_t c, const std::vect
 // size 3 or 1; on a size-1 axis align_corners pins every finite value to pixel 0 (inside, even
 // under zeros padding). Every tap that matters has weight 0 or 1, or the dyadic cubic weights
 // at t = 0.5, so the expected values are exact.
-TEST_CASE("huge finite grid values follow the padding rules exactly", "[nonfinite]") {
+TEST_CASE("huge finite grid values follow the padding rules exactly", "[nonfinite][simd]") {
   const int64_t kC = 2;
   test::ForEachTarget([&](int64_t) {
     Mismatches mismatches;
@@ -590,7 +590,7 @@ TEST_CASE("huge coordinates whose unnormalisation overflows the grid type stay d
 }
 
 TEST_CASE("non-finite input elements reach an output only through a tap that weighs them",
-          "[nonfinite]") {
+          "[nonfinite][simd]") {
   // The linear pair path reads whole pairs and weighs a tap outside the input (or past a
   // clamped border) by 0, and 0 * inf is NaN: it must recompute such outputs exactly.
   const std::vector<std::vector<int64_t>> shapes = {

@@ -77,7 +77,7 @@ const std::vector<DType> kPairTypes = {DType::kFloat32, DType::kFloat16, DType::
 const std::vector<DType> kFloatGrids = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
 constexpr Layout kLast = Layout::kChannelsLast;
 
-TEST_CASE("Every path, forced, equals the reference on every target", "[paths]") {
+TEST_CASE("Every path, forced, equals the reference on every target", "[paths][simd]") {
   const PathCase cases[] = {
       {SamplerPath::kGeneric, Mode::kLinear, kPairTypes, {DType::kFloat32, DType::kFloat64}, 1,
        4},
@@ -115,7 +115,7 @@ TEST_CASE("Every path, forced, equals the reference on every target", "[paths]")
 }
 
 TEST_CASE("The pair path, with and without AVX-512's gathers and streaming stores, equals the "
-          "reference", "[paths]") {
+          "reference", "[paths][simd]") {
   // The CPU's vendor chooses the gathers (HardwareGathersPay) and the output's size the
   // non-temporal stores: each way is forced here, so that all are tested on every AVX-512
   // machine (other targets have only the loads one by one, and plain stores off x86). The

@@ -24,7 +24,7 @@ using test::AnyTensor;
 using test::GridSampleTester;
 
 TEST_CASE("Pixel pairs equal the reference and the planes' pair path, every target",
-          "[pixel_pairs]") {
+          "[pixel_pairs][simd]") {
   const test::ForcedPath forced(SamplerPath::kPixelPairs);
   test::ForEachTarget([](int64_t target) {
     uint64_t seed = 3000 + static_cast<uint64_t>(target % 997) * 100;
@@ -51,7 +51,7 @@ TEST_CASE("Pixel pairs equal the reference and the planes' pair path, every targ
   });
 }
 
-TEST_CASE("Flat RGBA and RGB bytes stay flat through pixel pairs", "[pixel_pairs]") {
+TEST_CASE("Flat RGBA and RGB bytes stay flat through pixel pairs", "[pixel_pairs][simd]") {
   // Exact sums (convert.h): every output whose taps are all inside is the flat pixel itself.
   std::mt19937_64 rng(3100);
   AnyTensor grid(DType::kFloat32, {1, 40, 50, 2});

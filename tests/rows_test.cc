@@ -36,7 +36,7 @@ void CheckRows() {
   }
 }
 
-TEST_CASE("MulAddRow and MulRow on every target", "[kernel]") {
+TEST_CASE("MulAddRow and MulRow on every target", "[kernel][simd]") {
   test::ForEachTarget([](int64_t) {
     CheckRows<float>();
     CheckRows<double>();

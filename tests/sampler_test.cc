@@ -62,13 +62,13 @@ GridSampleTester RandomCase(uint64_t seed) {
       .seed(seed);
 }
 
-TEST_CASE("Fast path equals the reference on random problems, every target", "[sampler]") {
+TEST_CASE("Fast path equals the reference on random problems, every target", "[sampler][simd]") {
   test::ForEachTarget([](int64_t target) {
     for (uint64_t seed = 0; seed < 400; ++seed) RandomCase(seed * 1000 + target % 997).Test();
   });
 }
 
-TEST_CASE("Fast path equals the reference across tiles and threads", "[sampler]") {
+TEST_CASE("Fast path equals the reference across tiles and threads", "[sampler][simd]") {
   // Enough output locations for several tiles (and so several work items per thread), on every
   // target.
   test::ForEachTarget([](int64_t) {
@@ -97,7 +97,7 @@ TEST_CASE("Fast path equals the reference across tiles and threads", "[sampler]"
   });
 }
 
-TEST_CASE("The linear pair path equals the reference on wide outputs", "[sampler]") {
+TEST_CASE("The linear pair path equals the reference on wide outputs", "[sampler][simd]") {
   // Tiles that end inside an output row (2-D tiles hold 2048 locations, 3-D ones 1024, so each
   // output spans several even on one thread), every dtype of the pair path, ranks 2 and 3,
   // non-finite inputs, 1 and 2 threads, every target.
@@ -134,7 +134,7 @@ TEST_CASE("The linear pair path equals the reference on wide outputs", "[sampler
   });
 }
 
-TEST_CASE("The channels-last path equals the reference", "[sampler]") {
+TEST_CASE("The channels-last path equals the reference", "[sampler][simd]") {
   // Linear float32/float16/bfloat16 with enough channels for the channels-last copy (sampler.cc,
   // ChannelsLastPays): channel counts that are not a multiple of the padding or that span
   // several passes, an outer axis of size 1, 2-D to 4-D, a batch of two, tiles that end inside a
@@ -173,7 +173,7 @@ TEST_CASE("The channels-last path equals the reference", "[sampler]") {
   });
 }
 
-TEST_CASE("The channels-last path equals the pair and quad paths bit for bit", "[sampler]") {
+TEST_CASE("The channels-last path equals the pair and quad paths bit for bit", "[sampler][simd]") {
   // One image sampled whole on the channels-last path and one channel at a time on the pair
   // (linear) or quad (cubic) path, which channels_last.h promises give the same bits; a NaN and
   // an infinite grid value and an infinite input element take the exact recompute on both.
@@ -266,7 +266,7 @@ TEST_CASE("The pair path on large inputs equals the reference", "[sampler]") {
   GridSampleTester().input({1, 4, 9, 300, 400}).output({5, 7, 9}).grid_range(1.1).seed(962).Test();
 }
 
-TEST_CASE("The cubic quad path equals the reference in 1-D, 2-D and 3-D", "[sampler]") {
+TEST_CASE("The cubic quad path equals the reference in 1-D, 2-D and 3-D", "[sampler][simd]") {
   // float32 with every axis of at least 4 elements: windows of four, including axes of
   // exactly 4, every padding, non-finite inputs, every target.
   const std::vector<std::vector<int64_t>> shapes = {
@@ -295,7 +295,7 @@ TEST_CASE("The cubic quad path equals the reference in 1-D, 2-D and 3-D", "[samp
   });
 }
 
-TEST_CASE("A cubic outer weight near 0 keeps its value and sign on every target", "[sampler]") {
+TEST_CASE("A cubic outer weight near 0 keeps its value and sign on every target", "[sampler][simd]") {
   // t = 1 - 2^-12 (found by the fuzzer): the outer tap's weight is A t^2 (1 - t) ≈ -4.47e-8, which
   // the expanded polynomial rounded to 0.
   const std::vector<float> x = {0, 0, 1, 0, 0, 0, 0};

@@ -34,7 +34,7 @@ HWY_EXPORT(TestVectorBits);
 
 namespace {
 
-TEST_CASE("The targets this CPU runs", "[targets]") {
+TEST_CASE("The targets this CPU runs", "[targets][simd]") {
   std::string compiled;
   for (int bit = 0; bit < 63; ++bit) {
     const int64_t target = int64_t{1} << bit;
