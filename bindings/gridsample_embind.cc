@@ -103,8 +103,8 @@ Status ReadShapes(uintptr_t x_dims, int x_rank, uintptr_t grid_dims, int grid_ra
                   Shapes* shapes) {
   shapes->x = DimsAt(x_dims, x_rank);
   shapes->grid = DimsAt(grid_dims, grid_rank);
-  return OutputShape(shapes->x.data(), shapes->x.size(), shapes->grid.data(),
-                     shapes->grid.size(), &shapes->y, static_cast<Layout>(layout));
+  return OutputShape(shapes->x.data(), shapes->x.size(), shapes->grid.data(), shapes->grid.size(),
+                     &shapes->y, static_cast<Layout>(layout));
 }
 // With Y's (x_rank of them) as the wrapper had them from outputShape: for a call that hands
 // the shapes straight to GridSample, which checks them all, so a wrong one is an error, never a
@@ -129,8 +129,8 @@ int ParsePaddingJs(uintptr_t text, int length) { return ParseJs(&ParsePadding, t
 int ParseLayoutJs(uintptr_t text, int length) { return ParseJs(&ParseLayout, text, length); }
 
 // Writes Y's dims (x_rank of them, as float64) to y_dims.
-int OutputShapeJs(uintptr_t x_dims, int x_rank, uintptr_t grid_dims, int grid_rank,
-                  int layout, uintptr_t y_dims) {
+int OutputShapeJs(uintptr_t x_dims, int x_rank, uintptr_t grid_dims, int grid_rank, int layout,
+                  uintptr_t y_dims) {
   return Guarded([&] {
     Shapes shapes;
     const Status status = ReadShapes(x_dims, x_rank, grid_dims, grid_rank, layout, &shapes);
@@ -166,9 +166,8 @@ bool StartCallThreadJs() { return StartCallThread(); }
 
 // Y = GridSample(X, grid) over heap buffers the wrapper allocated (y: of dims y_dims).
 int GridSampleJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr_t grid,
-                 int grid_dtype, uintptr_t grid_dims, int grid_rank, uintptr_t y,
-                 uintptr_t y_dims, int mode, int padding, bool align_corners, int layout,
-                 int num_threads) {
+                 int grid_dtype, uintptr_t grid_dims, int grid_rank, uintptr_t y, uintptr_t y_dims,
+                 int mode, int padding, bool align_corners, int layout, int num_threads) {
   return Guarded([&] {
     const Shapes shapes = ShapesAt(x_dims, x_rank, grid_dims, grid_rank, y_dims);
     const DType x_type = static_cast<DType>(x_dtype);
@@ -264,13 +263,12 @@ int AffineGridJs(uintptr_t theta, int dtype, uintptr_t theta_dims, int theta_ran
     const DType type = static_cast<DType>(dtype);
     AffineGridOptions options;
     options.align_corners = align_corners;
-    return AffineGrid(
-        TensorView{type, reinterpret_cast<const void*>(theta), theta_shape.data(),
-                   theta_shape.size()},
-        values.data(), values.size(),
-        MutableTensorView{type, reinterpret_cast<void*>(grid), grid_shape.data(),
-                          grid_shape.size()},
-        options);
+    return AffineGrid(TensorView{type, reinterpret_cast<const void*>(theta), theta_shape.data(),
+                                 theta_shape.size()},
+                      values.data(), values.size(),
+                      MutableTensorView{type, reinterpret_cast<void*>(grid), grid_shape.data(),
+                                        grid_shape.size()},
+                      options);
   });
 }
 

@@ -26,8 +26,8 @@ template <typename T>
 using AlignedRow = std::unique_ptr<T[], AlignedDelete>;
 template <typename T>
 AlignedRow<T> AllocateRow(size_t n) {
-  return AlignedRow<T>(static_cast<T*>(
-      ::operator new[](n * sizeof(T), std::align_val_t(kRowAlignment))));
+  return AlignedRow<T>(
+      static_cast<T*>(::operator new[](n * sizeof(T), std::align_val_t(kRowAlignment))));
 }
 
 }  // namespace gridsample

@@ -81,10 +81,10 @@ Status ParseDType(std::string_view name, DType* dtype) {
 }
 
 Status ParseMode(std::string_view onnx_name, Mode* mode) {
-#define GRIDSAMPLE_MODE(Enum, name, alias, taps)                   \
+#define GRIDSAMPLE_MODE(Enum, name, alias, taps)                     \
   if (onnx_name == name || (*alias != '\0' && onnx_name == alias)) { \
-    *mode = Mode::k##Enum;                                         \
-    return Status::Ok();                                           \
+    *mode = Mode::k##Enum;                                           \
+    return Status::Ok();                                             \
   }
 #include "gridsample/modes.inc"
   // "expected linear, nearest, cubic, bilinear or bicubic": the names, then the aliases.
@@ -110,9 +110,9 @@ Status ParsePadding(std::string_view onnx_name, Padding* padding) {
   } else if (onnx_name == "reflection") {
     *padding = Padding::kReflection;
   } else {
-    return Status(StatusCode::kInvalidArgument,
-                  "padding_mode: unknown value \"" + std::string(onnx_name) +
-                      "\"; expected zeros, border or reflection");
+    return Status(StatusCode::kInvalidArgument, "padding_mode: unknown value \"" +
+                                                    std::string(onnx_name) +
+                                                    "\"; expected zeros, border or reflection");
   }
   return Status::Ok();
 }

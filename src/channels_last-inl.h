@@ -67,7 +67,7 @@ HWY_INLINE void Transpose4x4(const float* HWY_RESTRICT src, size_t src_pitch,
   const hn::Repartition<double, decltype(d)> dd;
   const auto r0 = hn::LoadU(d, src), r1 = hn::LoadU(d, src + src_pitch);
   const auto r2 = hn::LoadU(d, src + 2 * src_pitch), r3 = hn::LoadU(d, src + 3 * src_pitch);
-  const auto low01 = hn::BitCast(dd, hn::InterleaveLower(d, r0, r1));  // 00 10 01 11
+  const auto low01 = hn::BitCast(dd, hn::InterleaveLower(d, r0, r1));   // 00 10 01 11
   const auto high01 = hn::BitCast(dd, hn::InterleaveUpper(d, r0, r1));  // 02 12 03 13
   const auto low23 = hn::BitCast(dd, hn::InterleaveLower(d, r2, r3));
   const auto high23 = hn::BitCast(dd, hn::InterleaveUpper(d, r2, r3));
@@ -95,8 +95,8 @@ HWY_INLINE void Transpose8x8(const float* HWY_RESTRICT src, size_t src_pitch,
     pairs[2 * k + 1] = hn::BitCast(dd, hn::InterleaveUpper(d, even, odd));
   }
   for (size_t half = 0; half < 2; ++half) {  // columns 2 * half, 2 * half + 1 (and + 4)
-    const auto low = pairs[half], high = pairs[2 + half];  // rows 0-1, 2-3
-    const auto low4 = pairs[4 + half], high4 = pairs[6 + half];  // rows 4-5, 6-7
+    const auto low = pairs[half], high = pairs[2 + half];                   // rows 0-1, 2-3
+    const auto low4 = pairs[4 + half], high4 = pairs[6 + half];             // rows 4-5, 6-7
     const auto first = hn::BitCast(d, hn::InterleaveLower(dd, low, high));  // rows 0-3
     const auto second = hn::BitCast(d, hn::InterleaveUpper(dd, low, high));
     const auto first4 = hn::BitCast(d, hn::InterleaveLower(dd, low4, high4));  // rows 4-7
@@ -215,8 +215,8 @@ HWY_INLINE void WidenRow(const typename PairFormat<K>::Element* row, size_t n, f
 }
 
 template <PairKind K>
-void ToChannelsLastT(const void* planes, size_t channels, size_t plane, size_t padded,
-                     size_t begin, size_t end, float* pixels) {
+void ToChannelsLastT(const void* planes, size_t channels, size_t plane, size_t padded, size_t begin,
+                     size_t end, float* pixels) {
   using Format = PairFormat<K>;
   using Element = typename Format::Element;
   const auto* elements = static_cast<const Element*>(planes);
@@ -288,8 +288,8 @@ HWY_INLINE auto VisitFloatKind(PairKind kind, F&& f) {
 template <class D, size_t kTaps, size_t kRows, size_t kVectors>
 HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
                            const int32_t* HWY_RESTRICT base_offsets, const int32_t* row_deltas,
-                           const float* HWY_RESTRICT row_weights, size_t pitch, size_t i0,
-                           size_t n, size_t c0, size_t width, float* HWY_RESTRICT sums) {
+                           const float* HWY_RESTRICT row_weights, size_t pitch, size_t i0, size_t n,
+                           size_t c0, size_t width, float* HWY_RESTRICT sums) {
   const D d;
   const size_t lanes = hn::Lanes(d);
   constexpr bool kQuads = kTaps == 4;
@@ -329,7 +329,7 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
     V weight[kWeights];
     if constexpr (kWeightsAcross) {
       const size_t lane = j % lanes;  // location j's lane of `across`
-      if (lane == 0) {  // the plan's rows hold whole vectors (pitch is a multiple)
+      if (lane == 0) {                // the plan's rows hold whole vectors (pitch is a multiple)
         for (size_t k = 0; k < kWeights; ++k) {
           across[k] = hn::LoadU(d, row_weights + k * pitch + i);
         }
@@ -350,8 +350,8 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
           return hn::LoadU(d, rows_at[row] + corner + e * step + c);
         };
         if constexpr (kQuads) {
-          const auto sum = WeighQuad(tap(0), tap(1), tap(2), tap(3), use(weight[0]),
-                                     use(weight[1]), use(weight[2]), use(weight[3]));
+          const auto sum = WeighQuad(tap(0), tap(1), tap(2), tap(3), use(weight[0]), use(weight[1]),
+                                     use(weight[2]), use(weight[3]));
           if constexpr (kRows == 1) {
             acc = sum;
           } else {

@@ -13,15 +13,15 @@ HWY_BEFORE_NAMESPACE();
 namespace gridsample {
 namespace HWY_NAMESPACE {
 
-void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t plane,
-                    size_t padded, size_t begin, size_t end, float* pixels) {
+void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t plane, size_t padded,
+                    size_t begin, size_t end, float* pixels) {
   VisitFloatKind(kind, [&](auto k) {
     ToChannelsLastT<decltype(k)::value>(planes, channels, plane, padded, begin, end, pixels);
   });
 }
 
-void PadChannelsLast(PairKind kind, const void* in, size_t channels, size_t padded,
-                     size_t begin, size_t end, float* pixels) {
+void PadChannelsLast(PairKind kind, const void* in, size_t channels, size_t padded, size_t begin,
+                     size_t end, float* pixels) {
   VisitFloatKind(kind, [&](auto k) {
     PadChannelsLastT<decltype(k)::value>(in, channels, padded, begin, end, pixels);
   });
@@ -49,9 +49,8 @@ bool SampleChannelsLastD(PairKind kind, const float* pixels, size_t channels, si
                          bool prefetch_output) {
   // Pixels of 1, 2, 4 or 8 whole vectors (SumBlock's kVectors) where vectors have a fixed size.
   const size_t lanes = hn::Lanes(D());
-  const size_t vectors = HWY_HAVE_SCALABLE || padded > kLastChunk || padded % lanes != 0
-                             ? 0
-                             : padded / lanes;
+  const size_t vectors =
+      HWY_HAVE_SCALABLE || padded > kLastChunk || padded % lanes != 0 ? 0 : padded / lanes;
   const auto sum = VisitWindowPlan(taps, rows, [vectors](auto t, auto r) {
     constexpr size_t kTaps = decltype(t)::value, kRows = decltype(r)::value;
     return vectors == 1   ? SumBlockFor<D, kTaps, kRows, 1>()
@@ -71,8 +70,8 @@ bool SampleChannelsLastD(PairKind kind, const float* pixels, size_t channels, si
     const size_t n = std::min(kLastBlock, count - i0);
     for (size_t c0 = 0; c0 < channels; c0 += kLastChunk) {
       const size_t width = std::min(kLastChunk, channels - c0);
-      finite &= sum(pixels, padded, base_offsets, row_deltas, row_weights, pitch, i0, n, c0,
-                    width, sums);
+      finite &=
+          sum(pixels, padded, base_offsets, row_deltas, row_weights, pitch, i0, n, c0, width, sums);
       store(sums, n, width, out, c0 * channel_step + i0 * location_step, out_pitch,
             prefetch_output);
     }
@@ -111,13 +110,12 @@ HWY_EXPORT(ToChannelsLast);
 HWY_EXPORT(PadChannelsLast);
 HWY_EXPORT(SampleChannelsLast);
 
-void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t plane,
-                    size_t padded, size_t begin, size_t end, float* pixels) {
-  HWY_DYNAMIC_DISPATCH(ToChannelsLast)(kind, planes, channels, plane, padded, begin, end,
-                                       pixels);
+void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t plane, size_t padded,
+                    size_t begin, size_t end, float* pixels) {
+  HWY_DYNAMIC_DISPATCH(ToChannelsLast)(kind, planes, channels, plane, padded, begin, end, pixels);
 }
-void PadChannelsLast(PairKind kind, const void* in, size_t channels, size_t padded,
-                     size_t begin, size_t end, float* pixels) {
+void PadChannelsLast(PairKind kind, const void* in, size_t channels, size_t padded, size_t begin,
+                     size_t end, float* pixels) {
   HWY_DYNAMIC_DISPATCH(PadChannelsLast)(kind, in, channels, padded, begin, end, pixels);
 }
 bool SampleChannelsLast(PairKind kind, const float* pixels, size_t channels, size_t padded,
@@ -125,10 +123,9 @@ bool SampleChannelsLast(PairKind kind, const float* pixels, size_t channels, siz
                         const float* row_weights, size_t taps, size_t rows, size_t pitch,
                         size_t count, void* out, size_t channel_step, size_t location_step,
                         bool prefetch_output) {
-  return HWY_DYNAMIC_DISPATCH(SampleChannelsLast)(kind, pixels, channels, padded, base_offsets,
-                                                  row_deltas, row_weights, taps, rows, pitch,
-                                                  count, out, channel_step, location_step,
-                                                  prefetch_output);
+  return HWY_DYNAMIC_DISPATCH(SampleChannelsLast)(
+      kind, pixels, channels, padded, base_offsets, row_deltas, row_weights, taps, rows, pitch,
+      count, out, channel_step, location_step, prefetch_output);
 }
 
 }  // namespace gridsample

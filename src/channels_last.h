@@ -19,14 +19,14 @@ inline constexpr size_t kChannelPad = 8;
 // pixels[p * padded + c] = planes[c * plane + p] (elements of `kind`, as float32) for
 // c < channels and locations p in [begin, end) of one batch item's planes; 0 for the padding
 // c in [channels, padded).
-void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t plane,
-                    size_t padded, size_t begin, size_t end, float* pixels);
+void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t plane, size_t padded,
+                    size_t begin, size_t end, float* pixels);
 
 // pixels[p * padded + c] = in[p * channels + c] (elements of `kind`, as float32) for
 // c < channels and pixels p in [begin, end) of one batch item's channels-last X `in`; 0 for
 // the padding c in [channels, padded).
-void PadChannelsLast(PairKind kind, const void* in, size_t channels, size_t padded,
-                     size_t begin, size_t end, float* pixels);
+void PadChannelsLast(PairKind kind, const void* in, size_t channels, size_t padded, size_t begin,
+                     size_t end, float* pixels);
 
 // SampleLinearPairs(kind, ...) (taps = 2, a plan of PlanLinearPairs) or SampleCubicQuads
 // (taps = 4, a plan of PlanCubicQuads, kind kF32) for every channel c < channels of one batch

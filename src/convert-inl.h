@@ -29,21 +29,21 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<D>> FloatToHalf(D d, hn::Vec<D> v) {
   const auto sign = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 0x8000u));
   const auto magnitude = hn::And(bits, hn::Set(du, 0x7FFFFFFFu));
   const auto m = hn::BitCast(di, magnitude);  // compares as signed: below 2^31
-  const auto nan = hn::Or(hn::Set(du, 0x7E00u),
-                          hn::And(hn::ShiftRight<13>(magnitude), hn::Set(du, 0x3FFu)));
+  const auto nan =
+      hn::Or(hn::Set(du, 0x7E00u), hn::And(hn::ShiftRight<13>(magnitude), hn::Set(du, 0x3FFu)));
   // Subnormal halves: the count of 2^-24 units, rounded half to even by the conversion. Only
   // those lanes are converted: on EMU128 NearestInt is a C++ cast, undefined for NaN and for
   // values beyond int32 (clang's UndefinedBehaviorSanitizer reports them).
   const auto is_subnormal = hn::Lt(m, hn::Set(di, 0x38800000));
   const auto units = hn::Mul(hn::BitCast(d, magnitude), hn::Set(d, 16777216.0f));
-  const auto subnormal = hn::BitCast(
-      du, hn::NearestInt(hn::IfThenElseZero(hn::RebindMask(d, is_subnormal), units)));
+  const auto subnormal =
+      hn::BitCast(du, hn::NearestInt(hn::IfThenElseZero(hn::RebindMask(d, is_subnormal), units)));
   const auto odd = hn::And(hn::ShiftRight<13>(magnitude), hn::Set(du, 1u));
   const auto normal = hn::ShiftRight<13>(
       hn::Sub(hn::Add(hn::Add(magnitude, hn::Set(du, 0xFFFu)), odd), hn::Set(du, 112u << 23)));
   auto h = hn::IfThenElse(hn::RebindMask(du, is_subnormal), subnormal, normal);
-  h = hn::IfThenElse(hn::RebindMask(du, hn::Gt(m, hn::Set(di, 0x477FEFFF))),
-                     hn::Set(du, 0x7C00u), h);
+  h = hn::IfThenElse(hn::RebindMask(du, hn::Gt(m, hn::Set(di, 0x477FEFFF))), hn::Set(du, 0x7C00u),
+                     h);
   h = hn::IfThenElse(hn::RebindMask(du, hn::Gt(m, hn::Set(di, 0x7F800000))), nan, h);
   return hn::Or(h, sign);
 }
@@ -66,8 +66,8 @@ template <class D, class VU>
 HWY_INLINE hn::Vec<D> HalfToFloat(D d, VU h) {
   const hn::RebindToUnsigned<D> du;
   const auto magnitude = hn::And(h, hn::Set(du, 0x7FFFu));
-  const auto scaled = hn::BitCast(
-      du, hn::Mul(hn::BitCast(d, hn::ShiftLeft<13>(magnitude)), hn::Set(d, 0x1p112f)));
+  const auto scaled =
+      hn::BitCast(du, hn::Mul(hn::BitCast(d, hn::ShiftLeft<13>(magnitude)), hn::Set(d, 0x1p112f)));
   const auto special = hn::Or(hn::ShiftLeft<13>(magnitude), hn::Set(du, 0x7F800000u));
   const hn::RebindToSigned<D> di;
   const auto is_special =

@@ -27,15 +27,14 @@ enum class Conversion { kFloat, kHalf, kBFloat16, kInt, kBool, kComplex, kString
 //   Compute  the type interpolation runs in.
 template <DType D>
 struct Traits;
-#define GRIDSAMPLE_DTYPE(Enum, name, StorageT, ComputeT, ConversionV, ...)         \
-  template <>                                                                      \
-  struct Traits<DType::k##Enum> {                                                  \
-    using Storage = StorageT;                                                      \
-    using Compute = ComputeT;                                                      \
-    static constexpr Conversion kConversion = Conversion::ConversionV;             \
-    static constexpr int kParts = kConversion == Conversion::kComplex ? 2 : 1;     \
-    using Scalar =                                                                 \
-        std::conditional_t<kConversion == Conversion::kComplex, Compute, Storage>; \
+#define GRIDSAMPLE_DTYPE(Enum, name, StorageT, ComputeT, ConversionV, ...)                    \
+  template <>                                                                                 \
+  struct Traits<DType::k##Enum> {                                                             \
+    using Storage = StorageT;                                                                 \
+    using Compute = ComputeT;                                                                 \
+    static constexpr Conversion kConversion = Conversion::ConversionV;                        \
+    static constexpr int kParts = kConversion == Conversion::kComplex ? 2 : 1;                \
+    using Scalar = std::conditional_t<kConversion == Conversion::kComplex, Compute, Storage>; \
   };
 #include "gridsample/dtypes.inc"
 
@@ -240,8 +239,7 @@ void SplitFixedWeights(size_t rank, size_t taps, int fraction_bits, const C* wei
       const int64_t part = fixed[p];
       int64_t left = part;
       for (size_t j = 0; j < taps; ++j) {
-        const int64_t k =
-            static_cast<int64_t>(std::nearbyint(static_cast<C>(part) * w[j]));
+        const int64_t k = static_cast<int64_t>(std::nearbyint(static_cast<C>(part) * w[j]));
         fixed[p * taps + j] = k;
         if (j != rest) left -= k;
       }

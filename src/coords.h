@@ -189,14 +189,14 @@ void NaNTaps(int taps, int64_t* offsets, W* weights) {
 // one axis: non-finite values, unnormalisation (with the overflow fallback) and padding.
 // Weights come out in W, X's compute type.
 template <typename G, typename W>
-void GridValueTaps(G g, int64_t size, int64_t stride, const Options& options,
-                   int64_t* offsets, W* weights) {
+void GridValueTaps(G g, int64_t size, int64_t stride, const Options& options, int64_t* offsets,
+                   W* weights) {
   if (!std::isfinite(g)) return NaNTaps(TapsPerAxis(options.mode), offsets, weights);
   const G p = Unnormalize(g, size, options.align_corners);
   if (std::isfinite(p)) return AxisTaps(p, size, stride, options, offsets, weights);
   using Wide = Wider<G>;
-  AxisTaps(Unnormalize(static_cast<Wide>(g), size, options.align_corners), size, stride,
-           options, offsets, weights);
+  AxisTaps(Unnormalize(static_cast<Wide>(g), size, options.align_corners), size, stride, options,
+           offsets, weights);
 }
 
 // The linear pair path (linear_pairs-inl.h) encodes an axis's two taps x0, x0+1 as a pair of
@@ -233,8 +233,8 @@ inline void EncodePairTaps(const int64_t taps[2], const float weights[2], int64_
 // folding bring no two taps farther apart), so every tap inside lands in the window. Each
 // window element's weight is the sum, in tap order, of the weights of the taps on it; taps
 // outside (zeros padding) add nothing. NaN weights mark a non-finite grid value, as for pairs.
-inline void EncodeQuadTaps(const int64_t taps[4], const float weights[4], int64_t size,
-                           int32_t* q, float encoded[4]) {
+inline void EncodeQuadTaps(const int64_t taps[4], const float weights[4], int64_t size, int32_t* q,
+                           float encoded[4]) {
   if (taps[0] == kNaNTap) {
     *q = 0;
     std::fill(encoded, encoded + 4, std::numeric_limits<float>::quiet_NaN());

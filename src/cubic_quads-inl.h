@@ -195,8 +195,7 @@ bool SampleCubicQuadsT(const float* HWY_RESTRICT plane, const int32_t* HWY_RESTR
           acc = hn::MulAdd(sum, hn::LoadU(d, weights + (4 + row) * pitch), acc);
         }
       }
-      StoreSums<FloatSums>(d, acc, std::min(lanes, n - i), out + i0 + i,
-                                            out + i0 + i, nan);
+      StoreSums<FloatSums>(d, acc, std::min(lanes, n - i), out + i0 + i, out + i0 + i, nan);
     }
   }
   return !hn::AllFalse(d, nan);

@@ -12,9 +12,9 @@ HWY_BEFORE_NAMESPACE();
 namespace gridsample {
 namespace HWY_NAMESPACE {
 
-void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes,
-                    const int64_t* strides, const Options& options, size_t count, size_t pitch,
-                    int32_t* base_offsets, float* row_weights) {
+void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes, const int64_t* strides,
+                    const Options& options, size_t count, size_t pitch, int32_t* base_offsets,
+                    float* row_weights) {
   VisitRank<kMaxQuadRank>(rank, [&](auto r) {
     PlanWindowsT<decltype(r)::value, QuadAxis>(grid, sizes, strides, options,
                                                /*fixed_bits=*/0, count, pitch, base_offsets,
@@ -22,9 +22,9 @@ void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes,
   });
 }
 
-bool SampleCubicQuads(const float* plane, const int32_t* base_offsets,
-                      const int32_t* row_deltas, const float* row_weights, size_t rows,
-                      size_t pitch, size_t count, float* out) {
+bool SampleCubicQuads(const float* plane, const int32_t* base_offsets, const int32_t* row_deltas,
+                      const float* row_weights, size_t rows, size_t pitch, size_t count,
+                      float* out) {
   return VisitQuadRows(rows, [&](auto r) {
     return SampleCubicQuadsT<decltype(r)::value>(plane, base_offsets, row_deltas, row_weights,
                                                  pitch, count, out);
@@ -42,17 +42,17 @@ namespace gridsample {
 HWY_EXPORT(PlanCubicQuads);
 HWY_EXPORT(SampleCubicQuads);
 
-void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes,
-                    const int64_t* strides, const Options& options, size_t count, size_t pitch,
-                    int32_t* base_offsets, float* row_weights) {
-  HWY_DYNAMIC_DISPATCH(PlanCubicQuads)(grid, rank, sizes, strides, options, count, pitch,
-                                       base_offsets, row_weights);
+void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes, const int64_t* strides,
+                    const Options& options, size_t count, size_t pitch, int32_t* base_offsets,
+                    float* row_weights) {
+  HWY_DYNAMIC_DISPATCH(PlanCubicQuads)
+  (grid, rank, sizes, strides, options, count, pitch, base_offsets, row_weights);
 }
-bool SampleCubicQuads(const float* plane, const int32_t* base_offsets,
-                      const int32_t* row_deltas, const float* row_weights, size_t rows,
-                      size_t pitch, size_t count, float* out) {
-  return HWY_DYNAMIC_DISPATCH(SampleCubicQuads)(plane, base_offsets, row_deltas, row_weights,
-                                                rows, pitch, count, out);
+bool SampleCubicQuads(const float* plane, const int32_t* base_offsets, const int32_t* row_deltas,
+                      const float* row_weights, size_t rows, size_t pitch, size_t count,
+                      float* out) {
+  return HWY_DYNAMIC_DISPATCH(SampleCubicQuads)(plane, base_offsets, row_deltas, row_weights, rows,
+                                                pitch, count, out);
 }
 
 }  // namespace gridsample

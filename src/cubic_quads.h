@@ -18,12 +18,12 @@ namespace gridsample {
 // + i], the row's window starting at base + row_deltas[row] (WindowRowDeltas(rank, 4, ...)).
 // The sum is the rows' sums of their elements times the inner weights, each times the row's
 // weight (WeighQuad: in that order on every path).
-void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes,
-                    const int64_t* strides, const Options& options, size_t count, size_t pitch,
-                    int32_t* base_offsets, float* row_weights);
-bool SampleCubicQuads(const float* plane, const int32_t* base_offsets,
-                      const int32_t* row_deltas, const float* row_weights, size_t rows,
-                      size_t pitch, size_t count, float* out);
+void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes, const int64_t* strides,
+                    const Options& options, size_t count, size_t pitch, int32_t* base_offsets,
+                    float* row_weights);
+bool SampleCubicQuads(const float* plane, const int32_t* base_offsets, const int32_t* row_deltas,
+                      const float* row_weights, size_t rows, size_t pitch, size_t count,
+                      float* out);
 
 }  // namespace gridsample
 

@@ -116,8 +116,8 @@ HWY_INLINE void PairsAt(D d, hn::Vec<D> p, int64_t size, const Options& options,
 // if some lane needs the scalar plan.
 template <class D>
 HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& options,
-                               int32_t* left_out, float* left_weight_out,
-                               float* right_weight_out, int32_t* complete_out) {
+                               int32_t* left_out, float* left_weight_out, float* right_weight_out,
+                               int32_t* complete_out) {
   const hn::RebindToSigned<D> di;
   hn::Vec<decltype(di)> left;
   hn::Vec<D> p, left_weight, right_weight;
@@ -148,8 +148,7 @@ struct PairAxis {
   static HWY_INLINE bool Inside2D(D d, hn::Vec<D> x, hn::Vec<D> y, const int64_t* sizes,
                                   const int64_t* strides, const Options& options, bool fixed,
                                   hn::Vec<D> whole, hn::Vec<D> unit, size_t pitch,
-                                  int32_t* HWY_RESTRICT base_out,
-                                  float* HWY_RESTRICT weights_out) {
+                                  int32_t* HWY_RESTRICT base_out, float* HWY_RESTRICT weights_out) {
     using V = hn::Vec<D>;
     const hn::RebindToSigned<D> di;
     V px = UnnormalizeVector(d, x, sizes[1], options.align_corners);
@@ -211,8 +210,7 @@ struct PairAxis {
     const auto stride = [di, strides](size_t axis) {
       return hn::Set(di, static_cast<int32_t>(strides[axis]));
     };
-    hn::StoreU(hn::Add(hn::Add(x0, hn::Mul(y0, stride(1))), hn::Mul(z0, stride(0))), di,
-               base_out);
+    hn::StoreU(hn::Add(hn::Add(x0, hn::Mul(y0, stride(1))), hn::Mul(z0, stride(0))), di, base_out);
     // Rows in odometer order (z, then y), left then right in each.
     const auto store_row = [d, pitch, weights_out](size_t row, V left, V right) {
       hn::StoreU(left, d, weights_out + 2 * row * pitch);
@@ -256,8 +254,8 @@ struct PairAxis {
     // Fixed-point weights of a non-finite grid value are all 0 (so is the output).
     const bool nan = taps[0] == kNaNTap;
     if (nan) *left = *right = 0.0f;
-    block->complete[axis][lane] = !nan && (taps[0] >= 0 || weights[0] == 0.0f) &&
-                                  (taps[1] >= 0 || weights[1] == 0.0f);
+    block->complete[axis][lane] =
+        !nan && (taps[0] >= 0 || weights[0] == 0.0f) && (taps[1] >= 0 || weights[1] == 0.0f);
   }
 };
 
@@ -289,8 +287,8 @@ HWY_INLINE void GatherPairs(D d, const unsigned char* const* rows,
     const hn::Repartition<uint64_t, D> d64;
     const hn::Half<decltype(d64)> dh;
     for (size_t r = 0; r < kRows; ++r) {
-      out[r] = hn::BitCast(d, hn::Combine(d64, hn::Set(dh, chunks[r][1]),
-                                          hn::Set(dh, chunks[r][0])));
+      out[r] =
+          hn::BitCast(d, hn::Combine(d64, hn::Set(dh, chunks[r][1]), hn::Set(dh, chunks[r][0])));
     }
   } else {
     static_assert(hn::MaxLanes(d) * sizeof(Pair) > 16, "whole 128-bit parts");
@@ -354,11 +352,11 @@ HWY_INLINE void WeighPair(D d, hn::Vec<D> x, hn::Vec<D> w, hn::Vec<D>& acc, hn::
   } else {
     const hn::RebindToUnsigned<D> du;
     const auto xu = hn::BitCast(du, x);
-    const auto k = hn::BitCast(du, hn::ConvertTo(hn::RebindToSigned<D>(),
-                                                 hn::Mul(w, hn::Set(d, 16777216.0f))));
+    const auto k = hn::BitCast(
+        du, hn::ConvertTo(hn::RebindToSigned<D>(), hn::Mul(w, hn::Set(d, 16777216.0f))));
     acc = hn::BitCast(d, hn::Add(hn::BitCast(du, acc), hn::Mul(xu, hn::ShiftRight<12>(k))));
-    low = hn::BitCast(d,
-                      hn::Add(hn::BitCast(du, low), hn::Mul(xu, hn::And(k, hn::Set(du, 4095u)))));
+    low =
+        hn::BitCast(d, hn::Add(hn::BitCast(du, low), hn::Mul(xu, hn::And(k, hn::Set(du, 4095u)))));
   }
 }
 
@@ -384,11 +382,11 @@ HWY_INLINE void StoreExact(D d, hn::Vec<D> acc, hn::Vec<D> low, size_t valid,
   } else if constexpr (K == PairKind::kU16) {  // K >= 0; low may pass 2^31
     q = hn::BitCast(di, hn::ShiftRight<12>(hn::Add(a, hn::ShiftRight<12>(l))));
   } else {
-    const auto floor = hn::ShiftRight<12>(
-        hn::Add(hn::BitCast(di, a), hn::ShiftRight<12>(hn::BitCast(di, l))));
+    const auto floor =
+        hn::ShiftRight<12>(hn::Add(hn::BitCast(di, a), hn::ShiftRight<12>(hn::BitCast(di, l))));
     const auto remainder = hn::And(hn::Add(hn::ShiftLeft<12>(a), l), hn::Set(du, 0xFFFFFFu));
-    const auto up = hn::And(hn::Lt(floor, hn::Zero(di)),
-                            hn::RebindMask(di, hn::Ne(remainder, hn::Zero(du))));
+    const auto up =
+        hn::And(hn::Lt(floor, hn::Zero(di)), hn::RebindMask(di, hn::Ne(remainder, hn::Zero(du))));
     q = hn::IfThenElse(up, hn::Add(floor, hn::Set(di, 1)), floor);
   }
   if (valid == hn::Lanes(d)) {
@@ -596,8 +594,8 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
   using Element = typename Format::Element;
   auto* elements = static_cast<Element*>(dst);
   // Whole vectors start a multiple of 4 floats after dst: all are 16-byte aligned, or none.
-  const bool stream = K == PairKind::kF32 && flags.stream_output &&
-                      reinterpret_cast<uintptr_t>(dst) % 16 == 0;
+  const bool stream =
+      K == PairKind::kF32 && flags.stream_output && reinterpret_cast<uintptr_t>(dst) % 16 == 0;
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   constexpr size_t kElement = sizeof(Pair) / 2;
@@ -623,8 +621,7 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
         WeighPair<K>(d, left[row], hn::LoadU(d, weights), acc, low);
         WeighPair<K>(d, right[row], hn::LoadU(d, weights + pitch), acc, low);
       }
-      StorePairSums<K>(d, acc, low, std::min(lanes, count - i), out, i, elements + i, stream,
-                       nan);
+      StorePairSums<K>(d, acc, low, std::min(lanes, count - i), out, i, elements + i, stream, nan);
     }
     if (stream) hwy::FlushStream();
     return !hn::AllFalse(d, nan);
@@ -651,8 +648,8 @@ bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offs
         WeighPair<K>(d, left, hn::LoadU(d, weights), acc, low);
         WeighPair<K>(d, right, hn::LoadU(d, weights + pitch), acc, low);
       }
-      StorePairSums<K>(d, acc, low, std::min(lanes, n - i), out, i0 + i, elements + i0 + i,
-                       stream, nan);
+      StorePairSums<K>(d, acc, low, std::min(lanes, n - i), out, i0 + i, elements + i0 + i, stream,
+                       nan);
     }
   }
   if (stream) hwy::FlushStream();
@@ -676,13 +673,12 @@ HWY_INLINE auto VisitPairRows(size_t rows, F&& f) {
 }
 
 template <PairKind K>
-bool SampleLinearPairsK(const void* plane, const int32_t* base_offsets,
-                        const int32_t* row_deltas, const float* row_weights, size_t rows,
-                        size_t pitch, size_t count, PairFlags flags, float* out, void* dst) {
+bool SampleLinearPairsK(const void* plane, const int32_t* base_offsets, const int32_t* row_deltas,
+                        const float* row_weights, size_t rows, size_t pitch, size_t count,
+                        PairFlags flags, float* out, void* dst) {
   return VisitPairRows(rows, [&](auto r) {
-    return SampleLinearPairsT<K, decltype(r)::value>(plane, base_offsets, row_deltas,
-                                                     row_weights, pitch, count, flags, out,
-                                                     dst);
+    return SampleLinearPairsT<K, decltype(r)::value>(plane, base_offsets, row_deltas, row_weights,
+                                                     pitch, count, flags, out, dst);
   });
 }
 

@@ -26,9 +26,9 @@ namespace gridsample {
 // input's spatial axes. With `fixed_bits` > 0 (integer outputs) the weights are instead the
 // fixed-point weights of convert.h's SplitFixedWeights with that many fraction bits, exact in
 // float32 (all 0 for a non-finite grid value).
-void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes,
-                     const int64_t* strides, const Options& options, int fixed_bits,
-                     size_t count, size_t pitch, int32_t* base_offsets, float* row_weights);
+void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes, const int64_t* strides,
+                     const Options& options, int fixed_bits, size_t count, size_t pitch,
+                     int32_t* base_offsets, float* row_weights);
 
 // Element types the pair path reads, each converted to float32 as convert.h does; kNone marks
 // the dtypes it does not read (the registry's Pair column, src/gridsample/dtypes.inc).

@@ -42,8 +42,8 @@ HWY_INLINE bool PlanNearestAxisVector(D d, hn::Vec<D> g, int64_t size, int64_t s
   }
   r = ClampFarVector(d, r, size);
   outside = hn::Or(outside, hn::RebindMask(di, hn::Or(hn::Lt(r, zero), hn::Gt(r, last))));
-  offset = hn::Add(offset, hn::Mul(hn::ConvertTo(di, r),
-                                   hn::Set(di, static_cast<int32_t>(stride))));
+  offset =
+      hn::Add(offset, hn::Mul(hn::ConvertTo(di, r), hn::Set(di, static_cast<int32_t>(stride))));
   return true;
 }
 
@@ -82,8 +82,8 @@ void PlanNearestT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
       for (size_t a = 0; a < kRank; ++a) {
         int64_t tap;
         float weight;
-        GridValueTaps(coords[lane * kRank + (kRank - 1 - a)], sizes[a], strides[a], options,
-                      &tap, &weight);
+        GridValueTaps(coords[lane * kRank + (kRank - 1 - a)], sizes[a], strides[a], options, &tap,
+                      &weight);
         total = CombineTaps(total, tap);
       }
       offsets[i + lane] = total;

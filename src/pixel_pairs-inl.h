@@ -70,8 +70,8 @@ struct BytePixels {
   // The channels of pixels in the uint32 lanes of v (channel c's byte at bit shift + 8c), as
   // float32 (exact: bytes).
   template <class D>
-  static HWY_INLINE void Split(D d, hn::Vec<hn::RebindToUnsigned<D>> v, int shift,
-                               hn::Vec<D>& c0, hn::Vec<D>& c1, hn::Vec<D>& c2, hn::Vec<D>& c3) {
+  static HWY_INLINE void Split(D d, hn::Vec<hn::RebindToUnsigned<D>> v, int shift, hn::Vec<D>& c0,
+                               hn::Vec<D>& c1, hn::Vec<D>& c2, hn::Vec<D>& c3) {
     c0 = ByteAt(d, v, shift);
     c1 = ByteAt(d, v, shift + 8);
     c2 = ByteAt(d, v, shift + 16);
@@ -88,9 +88,9 @@ struct BytePixels {
   static HWY_INLINE void Store(D d, hn::Vec<D> c0, hn::Vec<D> c1, hn::Vec<D> c2, hn::Vec<D> c3,
                                size_t valid, Element* out) {
     const hn::RebindToUnsigned<D> du;
-    auto packed = hn::Or(hn::And(TruncatedByte(d, c0), hn::Set(du, 0xFFu)),
-                         hn::Or(hn::ShiftLeft<8>(TruncatedByte(d, c1)),
-                                hn::ShiftLeft<16>(TruncatedByte(d, c2))));
+    auto packed = hn::Or(
+        hn::And(TruncatedByte(d, c0), hn::Set(du, 0xFFu)),
+        hn::Or(hn::ShiftLeft<8>(TruncatedByte(d, c1)), hn::ShiftLeft<16>(TruncatedByte(d, c2))));
     if constexpr (kC == 4) packed = hn::Or(packed, hn::ShiftLeft<24>(TruncatedByte(d, c3)));
     if (kC == 4 && valid == hn::Lanes(d)) {
       hn::StoreU(packed, du, reinterpret_cast<uint32_t*>(out));
@@ -116,8 +116,8 @@ struct FloatPixels {
     std::memcpy(right, pair + kC * sizeof(float), kC * sizeof(float));
   }
   template <class D>
-  static HWY_INLINE void Load(D d, const Slot* slots, int /*shift*/, hn::Vec<D>& c0,
-                              hn::Vec<D>& c1, hn::Vec<D>& c2, hn::Vec<D>& c3) {
+  static HWY_INLINE void Load(D d, const Slot* slots, int /*shift*/, hn::Vec<D>& c0, hn::Vec<D>& c1,
+                              hn::Vec<D>& c2, hn::Vec<D>& c3) {
     if constexpr (kC == 4) {
       hn::LoadInterleaved4(d, slots, c0, c1, c2, c3);
     } else {
@@ -167,8 +167,8 @@ using PixelFormat =
 // 4-byte units, here pixels.
 template <size_t kRows>
 void SampleRgbaPairs(const void* pixels, const int32_t* HWY_RESTRICT base_offsets,
-                     const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
-                     size_t pitch, size_t count, uint8_t* out) {
+                     const int32_t* row_deltas, const float* HWY_RESTRICT row_weights, size_t pitch,
+                     size_t count, uint8_t* out) {
   using Format = BytePixels<4>;
   const hn::ScalableTag<float> d;
   const hn::RebindToUnsigned<decltype(d)> du;
@@ -255,9 +255,9 @@ bool SamplePixelPairsT(const void* pixels, const int32_t* HWY_RESTRICT base_offs
 }
 
 template <PairKind K, size_t kC>
-bool SamplePixelPairsC(const void* pixels, const int32_t* base_offsets,
-                       const int32_t* row_deltas, const float* row_weights, size_t rows,
-                       size_t pitch, size_t count, void* out) {
+bool SamplePixelPairsC(const void* pixels, const int32_t* base_offsets, const int32_t* row_deltas,
+                       const float* row_weights, size_t rows, size_t pitch, size_t count,
+                       void* out) {
   return VisitPairRows(rows, [&](auto r) {
     return SamplePixelPairsT<K, kC, decltype(r)::value>(pixels, base_offsets, row_deltas,
                                                         row_weights, pitch, count, out);

@@ -22,10 +22,10 @@ bool SamplePixelPairs(PairKind kind, size_t channels, const void* pixels,
                  : SamplePixelPairsC<PairKind::kF32, 3>(pixels, base_offsets, row_deltas,
                                                         row_weights, rows, pitch, count, out);
   }
-  return bytes ? SamplePixelPairsC<PairKind::kU8, 4>(pixels, base_offsets, row_deltas,
-                                                     row_weights, rows, pitch, count, out)
-               : SamplePixelPairsC<PairKind::kF32, 4>(pixels, base_offsets, row_deltas,
-                                                      row_weights, rows, pitch, count, out);
+  return bytes ? SamplePixelPairsC<PairKind::kU8, 4>(pixels, base_offsets, row_deltas, row_weights,
+                                                     rows, pitch, count, out)
+               : SamplePixelPairsC<PairKind::kF32, 4>(pixels, base_offsets, row_deltas, row_weights,
+                                                      rows, pitch, count, out);
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)

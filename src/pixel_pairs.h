@@ -29,8 +29,7 @@ constexpr bool PixelPairsKind(PairKind kind) { return PixelPairsTake(kind, 4); }
 // it exactly, as the pair path does.
 bool SamplePixelPairs(PairKind kind, size_t channels, const void* pixels,
                       const int32_t* base_offsets, const int32_t* row_deltas,
-                      const float* row_weights, size_t rows, size_t pitch, size_t count,
-                      void* out);
+                      const float* row_weights, size_t rows, size_t pitch, size_t count, void* out);
 
 }  // namespace gridsample
 

@@ -66,9 +66,9 @@ struct WindowBlock {
 // read): component c (grid[..., c]) of every lane in c0..c3. Returns where the lanes' values
 // are, `kRank` per lane, for the scalar plan.
 template <size_t kRank, class D>
-HWY_INLINE const float* LoadGridVectors(D d, const float* grid, size_t i, size_t count,
-                                        float* tail, hn::Vec<D>& c0, hn::Vec<D>& c1,
-                                        hn::Vec<D>& c2, hn::Vec<D>& c3) {
+HWY_INLINE const float* LoadGridVectors(D d, const float* grid, size_t i, size_t count, float* tail,
+                                        hn::Vec<D>& c0, hn::Vec<D>& c1, hn::Vec<D>& c2,
+                                        hn::Vec<D>& c3) {
   const size_t lanes = hn::Lanes(d);
   const float* coords = grid + i * kRank;
   if (i + lanes > count) {
@@ -209,8 +209,8 @@ HWY_INLINE void StoreFixedPairWeights(D d, const WindowBlock<2>& block, hn::Vec<
   bool all_whole[kRank];
   for (size_t a = 0; a < kRank; ++a) {
     const hn::RebindToSigned<D> di;
-    all_whole[a] = complete || hn::AllFalse(di, hn::Eq(hn::Load(di, block.complete[a]),
-                                                       hn::Zero(di)));
+    all_whole[a] =
+        complete || hn::AllFalse(di, hn::Eq(hn::Load(di, block.complete[a]), hn::Zero(di)));
   }
   SplitFixedPair<0, kRank>(d, block, all_whole, whole, 0, unit, pitch, row_weights);
 }
@@ -222,8 +222,8 @@ template <size_t kRows>
 HWY_INLINE void RowStarts(const void* first, const int32_t* row_deltas, size_t unit,
                           const unsigned char** rows) {
   for (size_t row = 0; row < kRows; ++row) {
-    rows[row] = static_cast<const unsigned char*>(first) +
-                static_cast<size_t>(row_deltas[row]) * unit;
+    rows[row] =
+        static_cast<const unsigned char*>(first) + static_cast<size_t>(row_deltas[row]) * unit;
   }
 }
 
@@ -327,8 +327,8 @@ void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
     if (!vector) {
       for (size_t lane = 0; lane < lanes; ++lane) {
         for (size_t a = 0; a < kRank; ++a) {
-          Axis::Scalar(coords[lane * kRank + (kRank - 1 - a)], sizes[a], options, fixed, &block,
-                       a, lane);
+          Axis::Scalar(coords[lane * kRank + (kRank - 1 - a)], sizes[a], options, fixed, &block, a,
+                       lane);
         }
       }
     }

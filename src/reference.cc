@@ -52,10 +52,10 @@ std::vector<Tap> AxisTaps(G g, int64_t size, const Options& options) {
   const G s = static_cast<G>(size);
   // Unnormalise in G, in the operation order of docs/semantics.md; only if that overflows, in long
   // double.
-  const G in_g = options.align_corners ? (g + G(1)) / G(2) * (s - G(1))
-                                       : ((g + G(1)) * s - G(1)) / G(2);
+  const G in_g =
+      options.align_corners ? (g + G(1)) / G(2) * (s - G(1)) : ((g + G(1)) * s - G(1)) / G(2);
   const Long ls = static_cast<Long>(size);
-  const Long p = std::isfinite(in_g) ? static_cast<Long>(in_g)
+  const Long p = std::isfinite(in_g)     ? static_cast<Long>(in_g)
                  : options.align_corners ? (Long(g) + 1) / 2 * (ls - 1)
                                          : ((Long(g) + 1) * ls - 1) / 2;
   const Long last = ls - 1;
@@ -140,8 +140,8 @@ void FixedWeights(const std::vector<std::vector<Tap>>& taps, size_t a, int64_t p
 }
 
 template <DType XD, DType GD>
-void Run(const Problem& pr, const TensorView& x, const TensorView& grid,
-         const MutableTensorView& y, const Options& options) {
+void Run(const Problem& pr, const TensorView& x, const TensorView& grid, const MutableTensorView& y,
+         const Options& options) {
   using XT = Traits<XD>;
   using G = typename Traits<GD>::Compute;
   using C = typename XT::Compute;
@@ -164,9 +164,8 @@ void Run(const Problem& pr, const TensorView& x, const TensorView& grid,
         const G g = ToCompute<GD>(coords[r - 1 - a]);
         finite = finite && std::isfinite(g);
         if (!finite) continue;
-        taps[a] = kExact && options.mode != Mode::kNearest
-                      ? PlannedTaps<G, C>(g, pr.in[a], options)
-                      : AxisTaps<G, C>(g, pr.in[a], options);
+        taps[a] = kExact && options.mode != Mode::kNearest ? PlannedTaps<G, C>(g, pr.in[a], options)
+                                                           : AxisTaps<G, C>(g, pr.in[a], options);
       }
       std::vector<int64_t> fixed;
       if (kExact && finite && options.mode != Mode::kNearest) {
@@ -238,8 +237,8 @@ void Run(const Problem& pr, const TensorView& x, const TensorView& grid,
 
 }  // namespace
 
-Status ReferenceGridSample(const TensorView& x, const TensorView& grid,
-                           const MutableTensorView& y, const Options& options) {
+Status ReferenceGridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
+                           const Options& options) {
   Problem problem;
   Status status = Validate(x, grid, y, options, &problem);
   if (!status.ok()) return status;

@@ -10,8 +10,8 @@
 namespace gridsample {
 
 // Same contract as GridSample; always single-threaded (options.num_threads is ignored).
-Status ReferenceGridSample(const TensorView& x, const TensorView& grid,
-                           const MutableTensorView& y, const Options& options = {});
+Status ReferenceGridSample(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
+                           const Options& options = {});
 
 }  // namespace gridsample
 

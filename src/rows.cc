@@ -25,9 +25,8 @@ void MulAddRowT(const T* HWY_RESTRICT values, const T* HWY_RESTRICT weights, T* 
   if constexpr (kVectorized<T>) {
     const hn::ScalableTag<T> d;
     for (size_t i = 0; i < count; i += hn::Lanes(d)) {
-      hn::Store(
-          hn::MulAdd(hn::Load(d, values + i), hn::Load(d, weights + i), hn::Load(d, acc + i)), d,
-          acc + i);
+      hn::Store(hn::MulAdd(hn::Load(d, values + i), hn::Load(d, weights + i), hn::Load(d, acc + i)),
+                d, acc + i);
     }
   } else {
     for (size_t i = 0; i < count; ++i) acc[i] += values[i] * weights[i];

@@ -123,9 +123,7 @@ constexpr bool IsWindowPath(SamplerPath path) {
 
 // Whether the kernels see X and Y channels-last: with one channel, both layouts are the same
 // memory, and the planar paths take it.
-bool ChannelsLast(const Problem& p) {
-  return p.layout == Layout::kChannelsLast && p.channels > 1;
-}
+bool ChannelsLast(const Problem& p) { return p.layout == Layout::kChannelsLast && p.channels > 1; }
 
 // The element offset of channel c of batch item n in X (plane = in_plane) or Y (out_plane), in
 // either layout; the channel's pixels are then PixelStep apart.
@@ -133,9 +131,7 @@ int64_t ChannelStart(const Problem& p, int64_t n, int64_t c, int64_t plane) {
   return p.layout == Layout::kChannelsLast ? n * plane * p.channels + c
                                            : (n * p.channels + c) * plane;
 }
-int64_t PixelStep(const Problem& p) {
-  return p.layout == Layout::kChannelsLast ? p.channels : 1;
-}
+int64_t PixelStep(const Problem& p) { return p.layout == Layout::kChannelsLast ? p.channels : 1; }
 
 // The per-call constants every tile needs.
 struct CallSetup {
@@ -173,15 +169,15 @@ struct CallSetup {
 // row is `tile` long, a multiple of kRowBlock, so rows stay aligned for the kernels.
 template <typename C>
 struct Scratch {
-  int64_t* axis_offsets = nullptr;   // [axis][tap][location]
-  C* axis_weights = nullptr;         // [axis][tap][location]
-  int64_t* offsets = nullptr;        // [combination][location]
-  C* weights = nullptr;              // [combination][location]
-  C* values = nullptr;               // [location]
-  C* acc = nullptr;                  // [location]
-  int64_t* fixed = nullptr;          // [combination][location]: integer outputs' weights
-  ExactSum<C>* exact = nullptr;      // [location]: integer outputs' sums
-  std::vector<size_t> pick;          // one tap per axis: the current combination
+  int64_t* axis_offsets = nullptr;  // [axis][tap][location]
+  C* axis_weights = nullptr;        // [axis][tap][location]
+  int64_t* offsets = nullptr;       // [combination][location]
+  C* weights = nullptr;             // [combination][location]
+  C* values = nullptr;              // [location]
+  C* acc = nullptr;                 // [location]
+  int64_t* fixed = nullptr;         // [combination][location]: integer outputs' weights
+  ExactSum<C>* exact = nullptr;     // [location]: integer outputs' sums
+  std::vector<size_t> pick;         // one tap per axis: the current combination
   // Integer outputs: one location's taps and fixed-point weights (SplitFixedWeights).
   std::vector<C> location_weights;
   std::vector<int64_t> location_offsets, location_fixed;
@@ -219,8 +215,7 @@ struct Scratch {
     const size_t offsets_at = reserve(setup.combinations * tile * sizeof(int64_t));
     const size_t weights_at = reserve(setup.combinations * tile * sizeof(C));
     const size_t values_at = reserve(tile * sizeof(C));
-    const size_t fixed_at =
-        setup.exact ? reserve(setup.combinations * tile * sizeof(int64_t)) : 0;
+    const size_t fixed_at = setup.exact ? reserve(setup.combinations * tile * sizeof(int64_t)) : 0;
     const size_t exact_at = setup.exact ? reserve(tile * sizeof(ExactSum<C>)) : 0;
     memory = AllocateRow<unsigned char>(total);
     acc = At<C>(acc_at);
@@ -275,8 +270,7 @@ void PlanTile(const CallSetup& setup, const void* grid, int64_t n, int64_t l0, s
   const auto* coords = GridAt<GD>(p, grid, n, l0);
   if constexpr (GD == DType::kFloat32) {
     if (setup.path == SamplerPath::kNearestPlan) {  // one offset each
-      PlanNearest(coords, r, p.in.data(), p.stride.data(), setup.options, count,
-                  s->offsets);
+      PlanNearest(coords, r, p.in.data(), p.stride.data(), setup.options, count, s->offsets);
       return;
     }
   }
@@ -285,8 +279,8 @@ void PlanTile(const CallSetup& setup, const void* grid, int64_t n, int64_t l0, s
       int64_t offsets[4];
       C weights[4];
       // grid[..., 0] is the innermost axis: spatial axis a reads component r-1-a.
-      GridValueTaps(ToCompute<GD>(coords[r - 1 - a]), p.in[a], p.stride[a], setup.options,
-                    offsets, weights);
+      GridValueTaps(ToCompute<GD>(coords[r - 1 - a]), p.in[a], p.stride[a], setup.options, offsets,
+                    weights);
       for (size_t j = 0; j < taps; ++j) {
         s->axis_offsets[(a * taps + j) * pitch + i] = offsets[j];
         s->axis_weights[(a * taps + j) * pitch + i] = weights[j];
@@ -357,11 +351,11 @@ void PlanWindowsTile(const CallSetup& setup, const void* grid, int64_t n, int64_
     values = s->grid_values;
   }
   if (setup.options.mode == Mode::kCubic) {
-    PlanCubicQuads(values, p.rank, p.in.data(), p.stride.data(), setup.options, count,
-                   setup.tile, s->base_offsets, s->row_weights);
+    PlanCubicQuads(values, p.rank, p.in.data(), p.stride.data(), setup.options, count, setup.tile,
+                   s->base_offsets, s->row_weights);
   } else {
-    PlanLinearPairs(values, p.rank, p.in.data(), p.stride.data(), setup.options,
-                    setup.fixed_bits, count, setup.tile, s->base_offsets, s->row_weights);
+    PlanLinearPairs(values, p.rank, p.in.data(), p.stride.data(), setup.options, setup.fixed_bits,
+                    count, setup.tile, s->base_offsets, s->row_weights);
   }
 }
 
@@ -376,8 +370,8 @@ float ExactValue(const CallSetup& setup, const typename Traits<GD>::Storage* coo
   int64_t taps[kMaxPairRank][4];
   float weights[kMaxPairRank][4];
   for (size_t a = 0; a < r; ++a) {
-    GridValueTaps(ToCompute<GD>(coords[r - 1 - a]), p.in[a], p.stride[a], setup.options,
-                  taps[a], weights[a]);
+    GridValueTaps(ToCompute<GD>(coords[r - 1 - a]), p.in[a], p.stride[a], setup.options, taps[a],
+                  weights[a]);
   }
   float acc = 0;
   for (size_t k = 0; k < setup.combinations; ++k) {
@@ -434,9 +428,9 @@ void SampleWindowsTile(const CallSetup& setup, const void* grid, const void* x, 
       // Narrow outputs need no float sums: their NaN outputs say where the sums were NaN.
       float* sums = nullptr;
       if constexpr (std::is_same<Storage, float>::value) sums = dst;
-      flagged = SampleLinearPairs(setup.pair_kind, in, s->base_offsets, setup.row_deltas,
-                                  s->row_weights, setup.rows, setup.tile, count,
-                                  setup.pair_flags, sums, dst);
+      flagged =
+          SampleLinearPairs(setup.pair_kind, in, s->base_offsets, setup.row_deltas, s->row_weights,
+                            setup.rows, setup.tile, count, setup.pair_flags, sums, dst);
     }
     if (flagged) RecomputeNaNs<XD, GD>(setup, grid, n, l0, count, in, dst);
   }
@@ -451,14 +445,14 @@ void SampleChannelsLastTile(const CallSetup& setup, const void* grid, const void
   const size_t padded = setup.padded_channels;
   const float* pixels =
       setup.pixels + static_cast<size_t>((n - setup.pixels_batch) * p.in_plane) * padded;
-  Storage* out = static_cast<Storage*>(y) + ChannelStart(p, n, 0, p.out_plane) +
-                 l0 * setup.pixel_step;
+  Storage* out =
+      static_cast<Storage*>(y) + ChannelStart(p, n, 0, p.out_plane) + l0 * setup.pixel_step;
   const bool last = ChannelsLast(p);
-  const bool flagged = SampleChannelsLast(
-      setup.pair_kind, pixels, static_cast<size_t>(p.channels), padded, s->base_offsets,
-      setup.row_deltas, s->row_weights, setup.taps, setup.rows, setup.tile, count, out,
-      last ? 1 : static_cast<size_t>(p.out_plane), last ? static_cast<size_t>(p.channels) : 1,
-      setup.prefetch_output);
+  const bool flagged =
+      SampleChannelsLast(setup.pair_kind, pixels, static_cast<size_t>(p.channels), padded,
+                         s->base_offsets, setup.row_deltas, s->row_weights, setup.taps, setup.rows,
+                         setup.tile, count, out, last ? 1 : static_cast<size_t>(p.out_plane),
+                         last ? static_cast<size_t>(p.channels) : 1, setup.prefetch_output);
   for (int64_t c = 0; flagged && c < p.channels; ++c) {
     RecomputeNaNs<XD, GD>(setup, grid, n, l0, count,
                           static_cast<const Storage*>(x) + ChannelStart(p, n, c, p.in_plane),
@@ -473,11 +467,11 @@ void SamplePixelPairsTile(const CallSetup& setup, const void* grid, const void* 
   using Storage = typename Traits<XD>::Storage;
   const Problem& p = *setup.problem;
   const Storage* in = static_cast<const Storage*>(x) + ChannelStart(p, n, 0, p.in_plane);
-  Storage* out = static_cast<Storage*>(y) + ChannelStart(p, n, 0, p.out_plane) +
-                 l0 * setup.pixel_step;
-  const bool flagged = SamplePixelPairs(
-      setup.pair_kind, static_cast<size_t>(p.channels), in, s->base_offsets, setup.row_deltas,
-      s->row_weights, setup.rows, setup.tile, count, out);
+  Storage* out =
+      static_cast<Storage*>(y) + ChannelStart(p, n, 0, p.out_plane) + l0 * setup.pixel_step;
+  const bool flagged =
+      SamplePixelPairs(setup.pair_kind, static_cast<size_t>(p.channels), in, s->base_offsets,
+                       setup.row_deltas, s->row_weights, setup.rows, setup.tile, count, out);
   for (int64_t c = 0; flagged && c < p.channels; ++c) {
     RecomputeNaNs<XD, GD>(setup, grid, n, l0, count, in + c, out + c);
   }
@@ -485,8 +479,8 @@ void SamplePixelPairsTile(const CallSetup& setup, const void* grid, const void* 
 
 // Samples every channel of one planned tile.
 template <DType XD, typename C>
-void SampleTile(const CallSetup& setup, const void* x, void* y, int64_t n, int64_t l0,
-                size_t count, int64_t c0, int64_t c1, Scratch<C>* s) {
+void SampleTile(const CallSetup& setup, const void* x, void* y, int64_t n, int64_t l0, size_t count,
+                int64_t c0, int64_t c1, Scratch<C>* s) {
   using XT = Traits<XD>;
   using Storage = typename XT::Storage;
   const Problem& p = *setup.problem;
@@ -514,9 +508,9 @@ void SampleTile(const CallSetup& setup, const void* x, void* y, int64_t n, int64
       }
       for (size_t i = 0; i < count; ++i) {
         const int64_t offset = offsets[i];
-        out[i * step] = offset >= 0            ? CopyValue<XD>(plane[offset * step])
+        out[i * step] = offset >= 0          ? CopyValue<XD>(plane[offset * step])
                         : offset == kZeroTap ? Storage{}
-                                               : NonFiniteValue<XD>();
+                                             : NonFiniteValue<XD>();
       }
       continue;
     }
@@ -568,7 +562,7 @@ struct PathChoice {
   PairFlags pair_flags;    // how the pair path gathers its pairs and stores its sums
   size_t tile;             // locations per tile, a multiple of kRowBlock
   size_t threads;
-  size_t channel_blocks;   // work items split each tile's channels in this many blocks
+  size_t channel_blocks;  // work items split each tile's channels in this many blocks
 };
 
 // What the dtypes of a call allow (PathTypesOf): the paths' element kinds and grid types.
@@ -586,10 +580,13 @@ constexpr PathTypes PathTypesOf() {
   constexpr PairKind kPairKind = PairKindOf<XD>();
   constexpr bool kWindows =
       kPairKind != PairKind::kNone && std::is_same<typename Traits<GD>::Compute, float>::value;
-  return {kPairKind, kWindows,
+  return {kPairKind,
+          kWindows,
           kWindows && (kPairKind == PairKind::kF32 || kPairKind == PairKind::kF16 ||
                        kPairKind == PairKind::kBF16),
-          XD == DType::kFloat32, GD == DType::kFloat32, sizeof(typename Traits<XD>::Storage)};
+          XD == DType::kFloat32,
+          GD == DType::kFloat32,
+          sizeof(typename Traits<XD>::Storage)};
 }
 
 PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes& types) {
@@ -603,20 +600,19 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
   const bool last = ChannelsLast(p);
   const size_t channels = static_cast<size_t>(p.channels);
   const bool small_plane = p.in_plane <= kMaxWindowPlane;
-  const bool pairs_fit = options.mode == Mode::kLinear && types.windows &&
-                         p.rank <= kMaxPairRank && p.in[p.rank - 1] >= 2 && small_plane;
-  const bool quads_fit =
-      options.mode == Mode::kCubic && types.windows && types.float32_x &&
-      p.rank <= kMaxQuadRank && small_plane &&
-      std::all_of(p.in.begin(), p.in.end(), [](int64_t e) { return e >= 4; });
+  const bool pairs_fit = options.mode == Mode::kLinear && types.windows && p.rank <= kMaxPairRank &&
+                         p.in[p.rank - 1] >= 2 && small_plane;
+  const bool quads_fit = options.mode == Mode::kCubic && types.windows && types.float32_x &&
+                         p.rank <= kMaxQuadRank && small_plane &&
+                         std::all_of(p.in.begin(), p.in.end(), [](int64_t e) { return e >= 4; });
   // Channels-last float32 X whose pixels fill whole blocks of kChannelPad is read as it is.
   const bool direct = last && types.float32_x && channels % kChannelPad == 0;
   const size_t padded = direct ? channels : RoundUp(channels, kChannelPad);
   bool can[kSamplerPaths] = {};
   auto at = [&can](SamplerPath path) -> bool& { return can[static_cast<int>(path)]; };
   at(SamplerPath::kGeneric) = true;
-  at(SamplerPath::kNearestPlan) = options.mode == Mode::kNearest && types.float32_grid &&
-                                  p.rank <= kMaxPairRank && small_plane;
+  at(SamplerPath::kNearestPlan) =
+      options.mode == Mode::kNearest && types.float32_grid && p.rank <= kMaxPairRank && small_plane;
   at(SamplerPath::kPairs) = pairs_fit && !last;
   at(SamplerPath::kQuads) = quads_fit && !last;
   at(SamplerPath::kChannelsLast) =
@@ -660,8 +656,8 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
   }
 
   const double work = static_cast<double>(p.y_count) * static_cast<double>(combinations);
-  size_t threads = options.num_threads == 0 ? HardwareThreads()
-                                            : static_cast<size_t>(options.num_threads);
+  size_t threads =
+      options.num_threads == 0 ? HardwareThreads() : static_cast<size_t>(options.num_threads);
   if (work < Tuning::kParallelThreshold) threads = 1;
   // On the generic and nearest paths, whose tiles read every input plane, threads split the
   // channels rather than the locations where there are enough of them (kChannelBlocks).
@@ -671,9 +667,8 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
   }
   // Tiles as large as the plan budget allows, but small enough that every thread gets a few
   // (a batch of one image must still spread over the threads).
-  size_t tile = IsWindowPath(choice.path)
-                    ? Tuning::kWindowPlanBudget / combinations
-                    : std::max<size_t>(Tuning::kPlanBudget / combinations, 1);
+  size_t tile = IsWindowPath(choice.path) ? Tuning::kWindowPlanBudget / combinations
+                                          : std::max<size_t>(Tuning::kPlanBudget / combinations, 1);
   const size_t per_batch = static_cast<size_t>(p.out_plane);
   const size_t wanted_items = (4 * threads + choice.channel_blocks - 1) / choice.channel_blocks;
   if (threads > 1 && static_cast<size_t>(p.batch) < wanted_items) {
@@ -688,8 +683,8 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
 }
 
 template <DType XD, DType GD>
-void Run(const Problem& p, const TensorView& x, const TensorView& grid,
-         const MutableTensorView& y, const Options& options) {
+void Run(const Problem& p, const TensorView& x, const TensorView& grid, const MutableTensorView& y,
+         const Options& options) {
   using C = typename Traits<XD>::Compute;
   if (p.y_count == 0) return;
   constexpr PathTypes kTypes = PathTypesOf<XD, GD>();

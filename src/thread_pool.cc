@@ -77,7 +77,9 @@ bool SpinUntil(Ready ready, std::chrono::microseconds spin = kSpin) {
 // worker then finds its share in its own core's cache (docs/benchmarks.md).
 struct Job {
   Job(const std::function<void(size_t, size_t)>* function, size_t count, size_t threads)
-      : fn(function), items(count), max_workers(threads),
+      : fn(function),
+        items(count),
+        max_workers(threads),
         cursors(new std::atomic<size_t>[threads]) {
     for (size_t w = 0; w < threads; ++w) cursors[w].store(ShareBegin(w));
   }
@@ -85,7 +87,7 @@ struct Job {
   size_t items;
   size_t max_workers;
   std::unique_ptr<std::atomic<size_t>[]> cursors;  // the next unclaimed item of each share
-  std::atomic<size_t> workers{1};  // the caller is worker 0
+  std::atomic<size_t> workers{1};                  // the caller is worker 0
   std::atomic<size_t> done{0};
   std::mutex mutex;  // for `finished` only: `done` is read without it while the caller spins
   std::condition_variable finished;
@@ -289,9 +291,8 @@ class CallThread {
       {
         std::unique_lock<std::mutex> lock(mutex_);
         ++sleeping_;
-        wake_.wait(lock, [this] {
-          return stop_ || state_.load(std::memory_order_relaxed) == kPending;
-        });
+        wake_.wait(lock,
+                   [this] { return stop_ || state_.load(std::memory_order_relaxed) == kPending; });
         --sleeping_;
         if (stop_) return;
       }

@@ -23,9 +23,7 @@ std::string ShapeString(const int64_t* shape, size_t rank) {
   return out.str();
 }
 
-Status Invalid(const std::string& message) {
-  return Status(StatusCode::kInvalidArgument, message);
-}
+Status Invalid(const std::string& message) { return Status(StatusCode::kInvalidArgument, message); }
 
 // The largest element count any tensor may have: its byte size must fit in ptrdiff_t (so
 // that pointer arithmetic over it is defined) on this platform, wasm32 included.
@@ -52,8 +50,7 @@ Status CheckShape(const char* name, const int64_t* shape, size_t rank, int64_t* 
   for (size_t i = 0; i < rank; ++i) {
     if (shape[i] < 0) {
       return Invalid(std::string(name) + ": extent " + std::to_string(shape[i]) + " of axis " +
-                     std::to_string(i) + " in shape " + ShapeString(shape, rank) +
-                     " is negative");
+                     std::to_string(i) + " in shape " + ShapeString(shape, rank) + " is negative");
     }
     empty = empty || shape[i] == 0;
     overflow = overflow || MulOverflows(product, static_cast<uint64_t>(shape[i]), &product);
@@ -93,9 +90,9 @@ Status CheckData(const char* name, const void* data, int64_t count) {
 
 Status CheckDType(const char* name, DType dtype) {
   if (DTypeSize(dtype) == 0) {
-    return Status(StatusCode::kTypeMismatch,
-                  std::string(name) + ": dtype value " +
-                      std::to_string(static_cast<int>(dtype)) + " is not a gridsample::DType");
+    return Status(StatusCode::kTypeMismatch, std::string(name) + ": dtype value " +
+                                                 std::to_string(static_cast<int>(dtype)) +
+                                                 " is not a gridsample::DType");
   }
   return Status::Ok();
 }
@@ -170,8 +167,7 @@ Status CheckShapes(const int64_t* x_shape, size_t x_rank, const int64_t* grid_sh
   status = CheckShape("grid", grid_shape, grid_rank, &p->grid_count);
   if (!status.ok()) return status;
   if (x_rank < 3) {
-    return Invalid("x: rank " + std::to_string(x_rank) + " (shape " +
-                   ShapeString(x_shape, x_rank) +
+    return Invalid("x: rank " + std::to_string(x_rank) + " (shape " + ShapeString(x_shape, x_rank) +
                    ") is below 3; X must be " + LayoutForm(layout, "") + " with r >= 1");
   }
   if (grid_rank != x_rank) {
@@ -181,8 +177,8 @@ Status CheckShapes(const int64_t* x_shape, size_t x_rank, const int64_t* grid_sh
   }
   const size_t r = x_rank - 2;
   if (grid_shape[grid_rank - 1] != static_cast<int64_t>(r)) {
-    return Invalid("grid: last extent " + std::to_string(grid_shape[grid_rank - 1]) +
-                   " (shape " + ShapeString(grid_shape, grid_rank) +
+    return Invalid("grid: last extent " + std::to_string(grid_shape[grid_rank - 1]) + " (shape " +
+                   ShapeString(grid_shape, grid_rank) +
                    ") must equal the number of spatial axes of x, " + std::to_string(r));
   }
   if (grid_shape[0] != x_shape[0]) {
@@ -227,8 +223,8 @@ Status CheckShapes(const int64_t* x_shape, size_t x_rank, const int64_t* grid_sh
       if (p->in[a] == 0) {
         return Invalid("x: spatial axis " + std::to_string(a) + " of shape " +
                        ShapeString(x_shape, x_rank) + LayoutNote(layout) +
-                       " is empty, but the output samples " +
-                       std::to_string(p->y_count) + " elements from it");
+                       " is empty, but the output samples " + std::to_string(p->y_count) +
+                       " elements from it");
       }
     }
   }
@@ -268,8 +264,7 @@ Status Validate(const TensorView& x, const TensorView& grid, const MutableTensor
   }
   if (options.padding != Padding::kZeros && options.padding != Padding::kBorder &&
       options.padding != Padding::kReflection) {
-    return Invalid("options.padding: value " +
-                   std::to_string(static_cast<int>(options.padding)) +
+    return Invalid("options.padding: value " + std::to_string(static_cast<int>(options.padding)) +
                    " is not a gridsample::Padding");
   }
   Status status = CheckLayout(options.layout);
@@ -323,14 +318,12 @@ Status CheckAffineShapes(const int64_t* theta_shape, size_t theta_rank, const in
                    " values; expected 4, (N, C, H, W), or 5, (N, C, D, H, W)");
   }
   if (size == nullptr) {
-    return Invalid("size: the values are null but their count is " +
-                   std::to_string(size_length));
+    return Invalid("size: the values are null but their count is " + std::to_string(size_length));
   }
   for (size_t i = 0; i < size_length; ++i) {
     if (size[i] < 0) {
-      return Invalid("size: value " + std::to_string(size[i]) + " at index " +
-                     std::to_string(i) + " of " + ShapeString(size, size_length) +
-                     " is negative");
+      return Invalid("size: value " + std::to_string(size[i]) + " at index " + std::to_string(i) +
+                     " of " + ShapeString(size, size_length) + " is negative");
     }
   }
   Status status = CheckShape("theta", theta_shape, theta_rank, &p->theta_count);

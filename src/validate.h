@@ -13,18 +13,18 @@ namespace gridsample {
 // The validated geometry of one call.
 struct Problem {
   Layout layout = Layout::kChannelsFirst;  // of X and Y
-  size_t rank = 0;              // r, the number of spatial axes
-  int64_t batch = 0;            // N
-  int64_t channels = 0;         // C
-  std::vector<int64_t> in;      // D1..Dr
-  std::vector<int64_t> out;     // D1_out..Dr_out
-  std::vector<int64_t> stride;  // pixel stride of each input spatial axis (innermost 1)
-  int64_t in_plane = 0;         // product of `in`
-  int64_t out_plane = 0;        // product of `out`
-  int64_t x_count = 0;          // N * C * in_plane
-  int64_t grid_count = 0;       // N * out_plane * r
-  std::vector<int64_t> y_shape;  // (N, C, D1_out..Dr_out) or (N, D1_out..Dr_out, C)
-  int64_t y_count = 0;          // N * C * out_plane
+  size_t rank = 0;                         // r, the number of spatial axes
+  int64_t batch = 0;                       // N
+  int64_t channels = 0;                    // C
+  std::vector<int64_t> in;                 // D1..Dr
+  std::vector<int64_t> out;                // D1_out..Dr_out
+  std::vector<int64_t> stride;             // pixel stride of each input spatial axis (innermost 1)
+  int64_t in_plane = 0;                    // product of `in`
+  int64_t out_plane = 0;                   // product of `out`
+  int64_t x_count = 0;                     // N * C * in_plane
+  int64_t grid_count = 0;                  // N * out_plane * r
+  std::vector<int64_t> y_shape;            // (N, C, D1_out..Dr_out) or (N, D1_out..Dr_out, C)
+  int64_t y_count = 0;                     // N * C * out_plane
 };
 
 // Linear and cubic read taps^r input elements per output element (2 or 4 taps per axis, r

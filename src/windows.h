@@ -19,8 +19,7 @@ inline constexpr size_t kMaxPairRows = size_t{1} << (kMaxPairRank - 1);
 inline constexpr size_t kMaxQuadRows = size_t{1} << (2 * (kMaxQuadRank - 1));
 
 // The most rows a window plan has: linear in kMaxPairRank axes, cubic in kMaxQuadRank.
-inline constexpr size_t kMaxWindowRows =
-    kMaxPairRows > kMaxQuadRows ? kMaxPairRows : kMaxQuadRows;
+inline constexpr size_t kMaxWindowRows = kMaxPairRows > kMaxQuadRows ? kMaxPairRows : kMaxQuadRows;
 
 // The weights a window plan stores per location (row_weights' rows, `pitch` apart): pairs one
 // per element of each row (linear_pairs.h), quads the inner axis's four and, with more than one
@@ -33,8 +32,8 @@ constexpr size_t WindowWeights(size_t taps, size_t rows) {
 // the offset of the row's window from the corner, the row's base-`taps` digits (axis 0 most
 // significant) times the outer axes' strides. An outer axis with fewer elements than `taps`
 // (linear: size 1) has a single index, so its other taps add nothing (their weight is 0).
-inline void WindowRowDeltas(size_t rank, size_t taps, const int64_t* sizes,
-                            const int64_t* strides, int32_t* row_deltas) {
+inline void WindowRowDeltas(size_t rank, size_t taps, const int64_t* sizes, const int64_t* strides,
+                            int32_t* row_deltas) {
   size_t rows = 1;
   for (size_t a = 0; a + 1 < rank; ++a) rows *= taps;
   for (size_t row = 0; row < rows; ++row) {

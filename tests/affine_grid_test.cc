@@ -100,23 +100,21 @@ double RoundRational(Int128 num, Int128 den, Format f) {
 // The roundings of the values within the documented float64 error, 8u * S, of num/den, whose
 // terms' magnitudes add up to S (docs/semantics.md, AffineGrid): every result AffineGrid may
 // give lies in [low, high]. With S = 0 nothing rounds: low = high = num/den.
-void RoundRange(Int128 num, Int128 den, double magnitude, Format f, double* low,
-                double* high) {
+void RoundRange(Int128 num, Int128 den, double magnitude, Format f, double* low, double* high) {
   if (magnitude == 0) {
     *low = *high = RoundRational(num, den, f);
     return;
   }
   int exponent = 0;
   std::frexp(8 * kU * magnitude, &exponent);  // 8uS < 2^exponent
-  REQUIRE(exponent < 0);                       // the cases here have S < 2^50
+  REQUIRE(exponent < 0);                      // the cases here have S < 2^50
   const Int128 scale = Int128{1} << -exponent;
   *low = RoundRational(num * scale - den, den * scale, f);
   *high = RoundRational(num * scale + den, den * scale, f);
 }
 
 // Base coordinate i of an axis of n, exactly: numerator / denominator.
-void ExactBase(int64_t i, int64_t n, bool align_corners, int64_t* numerator,
-               int64_t* denominator) {
+void ExactBase(int64_t i, int64_t n, bool align_corners, int64_t* numerator, int64_t* denominator) {
   if (align_corners) {
     *numerator = n == 1 ? -1 : 2 * i - (n - 1);
     *denominator = n == 1 ? 1 : n - 1;
@@ -133,8 +131,8 @@ void ExactBase(int64_t i, int64_t n, bool align_corners, int64_t* numerator,
 Status Run(const AnyTensor& theta, const std::vector<int64_t>& size, bool align_corners,
            AnyTensor* grid) {
   std::vector<int64_t> shape;
-  Status status = AffineGridShape(theta.shape().data(), theta.shape().size(), size.data(),
-                                  size.size(), &shape);
+  Status status =
+      AffineGridShape(theta.shape().data(), theta.shape().size(), size.data(), size.size(), &shape);
   if (!status.ok()) return status;
   *grid = AnyTensor(theta.dtype(), shape);
   grid->FillBytes(0xA5);
@@ -205,9 +203,9 @@ std::vector<AffineCase> LoadAffineCases(std::string* error) {
     }
     c.align_corners = tokens[1] == "align_corners=1";
     AnyTensor size{DType::kInt64, {0}};
-    for (auto [keyword, tensor] : {std::make_pair("theta", &c.theta),
-                                   std::make_pair("size", &size), std::make_pair("grid", &c.grid),
-                                   std::make_pair("reference", &c.reference)}) {
+    for (auto [keyword, tensor] :
+         {std::make_pair("theta", &c.theta), std::make_pair("size", &size),
+          std::make_pair("grid", &c.grid), std::make_pair("reference", &c.reference)}) {
       if (!lines.Expect(&tokens, keyword, &what)) return fail(what);
       if (!golden_internal::ParseTensorLine(tokens, tensor, &what)) return fail(what);
     }
@@ -269,9 +267,9 @@ TEST_CASE("AffineGrid gives the golden file's grids bit for bit, near onnx.refer
       // onnx.reference's values drift from the exact ones by a few float64 ulps of |theta|.
       const double half_ulp = HalfUlp(std::max(std::fabs(actual), std::fabs(reference)), f);
       const bool near_reference =
-          std::isinf(actual) ? std::fabs(reference) > std::ldexp(1.0, f.emax) &&
-                                   (actual > 0) == (reference > 0)
-                             : std::fabs(actual - reference) <= half_ulp + 1e-15 * (1 + row);
+          std::isinf(actual)
+              ? std::fabs(reference) > std::ldexp(1.0, f.emax) && (actual > 0) == (reference > 0)
+              : std::fabs(actual - reference) <= half_ulp + 1e-15 * (1 + row);
       if (!ok || !near_reference) {
         failures.Add(c.where + " " + c.name + " value " + std::to_string(i) + ": got " +
                      Show(actual) + ", expected " + Show(expected) + ", onnx.reference " +
@@ -284,8 +282,10 @@ TEST_CASE("AffineGrid gives the golden file's grids bit for bit, near onnx.refer
   CHECK(values >= 8000);
 }
 
-TEST_CASE("The golden file covers every dtype, both alignments, 2-D and 3-D, several N and "
-          "size-1 axes", "[affine_grid][golden]") {
+TEST_CASE(
+    "The golden file covers every dtype, both alignments, 2-D and 3-D, several N and "
+    "size-1 axes",
+    "[affine_grid][golden]") {
   std::set<std::tuple<DType, bool, size_t>> seen;
   std::set<int64_t> batches;
   bool unit_2d = false, unit_3d = false, overflow = false;
@@ -363,10 +363,9 @@ size_t CheckExact(const ExactCase& e, Failures* failures) {
         const double actual = grid.Get(at);
         pinned += low == high;
         if (!(low <= actual && actual <= high)) {
-          failures->Add(std::string(DTypeName(e.dtype)) + " size [" +
-                        std::to_string(e.size[2]) + "...] align_corners " +
-                        std::to_string(e.align_corners) + " value " + std::to_string(at) +
-                        ": got " + Show(actual) + ", exact model " +
+          failures->Add(std::string(DTypeName(e.dtype)) + " size [" + std::to_string(e.size[2]) +
+                        "...] align_corners " + std::to_string(e.align_corners) + " value " +
+                        std::to_string(at) + ": got " + Show(actual) + ", exact model " +
                         Show(RoundRational(num, den, f)) + " (within the error: " + Show(low) +
                         " to " + Show(high) + ")");
         }
@@ -453,8 +452,10 @@ size_t DoubleRoundingWitnesses(const ExactCase& e) {
   return witnesses;
 }
 
-TEST_CASE("float16 and bfloat16 grids round once, from float64, where float32 would round "
-          "twice", "[affine_grid]") {
+TEST_CASE(
+    "float16 and bfloat16 grids round once, from float64, where float32 would round "
+    "twice",
+    "[affine_grid]") {
   // Found by search: grids where rounding through float32 lands exactly on a float16 (identity
   // theta, 8231 columns) or bfloat16 (x + y, 259 x 257) tie that the exact value is not on.
   const std::vector<ExactCase> cases = {
@@ -480,16 +481,16 @@ TEST_CASE("F16BitsFromF64 and BF16BitsFromF64 round once, half to even", "[affin
   };
   const Example examples[] = {
       {1.0, 0x3C00, 0x3F80},
-      {tie16, 0x3C00, 0x3F80},                   // a half tie goes to the even 1
-      {tie16 + 0x1p-40, 0x3C01, 0x3F80},         // float32 would round this to the tie
+      {tie16, 0x3C00, 0x3F80},            // a half tie goes to the even 1
+      {tie16 + 0x1p-40, 0x3C01, 0x3F80},  // float32 would round this to the tie
       {-(tie16 + 0x1p-40), 0xBC01, 0xBF80},
       {tie16 - 0x1p-40, 0x3C00, 0x3F80},
-      {tie_bf16, 0x3C04, 0x3F80},                // a bfloat16 tie goes to the even 1
+      {tie_bf16, 0x3C04, 0x3F80},  // a bfloat16 tie goes to the even 1
       {tie_bf16 + 0x1p-40, 0x3C04, 0x3F81},
-      {1 + 3 * 0x1p-8, 0x3C0C, 0x3F82},          // a tie goes up to the even 0x3F82
-      {65520.0, 0x7C00, 0x4780},                 // the half overflow tie: inf
+      {1 + 3 * 0x1p-8, 0x3C0C, 0x3F82},  // a tie goes up to the even 0x3F82
+      {65520.0, 0x7C00, 0x4780},         // the half overflow tie: inf
       {65519.99999999, 0x7BFF, 0x4780},
-      {0x1p-25, 0x0000, 0x3300},                 // half of float16's smallest subnormal: even 0
+      {0x1p-25, 0x0000, 0x3300},  // half of float16's smallest subnormal: even 0
       {0x1p-25 + 0x1p-60, 0x0001, 0x3300},
       {1e300, 0x7C00, 0x7F80},
       {-1e-300, 0x8000, 0x8000},
@@ -511,8 +512,8 @@ TEST_CASE("F16BitsFromF64 and BF16BitsFromF64 round once, half to even", "[affin
 TEST_CASE("GridSample with the identity theta's grid gives X back", "[affine_grid][properties]") {
   std::mt19937 random(7);
   std::uniform_real_distribution<float> value(-10, 10);
-  const std::vector<std::vector<int64_t>> shapes = {
-      {2, 3, 5, 7}, {1, 1, 1, 6}, {1, 2, 4, 1}, {1, 1, 1, 1}, {2, 2, 3, 4, 5}, {1, 1, 1, 3, 1}};
+  const std::vector<std::vector<int64_t>> shapes = {{2, 3, 5, 7}, {1, 1, 1, 6},    {1, 2, 4, 1},
+                                                    {1, 1, 1, 1}, {2, 2, 3, 4, 5}, {1, 1, 1, 3, 1}};
   for (const std::vector<int64_t>& shape : shapes) {
     AnyTensor x(DType::kFloat32, shape);
     for (size_t i = 0; i < x.size(); ++i) x.Set(i, value(random));
@@ -641,13 +642,13 @@ struct Call {
 // grid as it was.
 Status Refused(const Call& call) {
   std::vector<double> theta(64, 0.5), grid(64, 42);
-  const Status status = AffineGrid(
-      TensorView{call.theta_dtype, call.theta_data ? theta.data() : nullptr,
-                 call.theta_shape_data ? call.theta_shape.data() : nullptr,
-                 call.theta_shape.size()},
-      call.size_data ? call.size.data() : nullptr, call.size_length,
-      MutableTensorView{call.grid_dtype, call.grid_data ? grid.data() : nullptr,
-                        call.grid_shape.data(), call.grid_shape.size()});
+  const Status status =
+      AffineGrid(TensorView{call.theta_dtype, call.theta_data ? theta.data() : nullptr,
+                            call.theta_shape_data ? call.theta_shape.data() : nullptr,
+                            call.theta_shape.size()},
+                 call.size_data ? call.size.data() : nullptr, call.size_length,
+                 MutableTensorView{call.grid_dtype, call.grid_data ? grid.data() : nullptr,
+                                   call.grid_shape.data(), call.grid_shape.size()});
   if (!status.ok()) CHECK(grid == std::vector<double>(64, 42));
   return status;
 }

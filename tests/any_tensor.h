@@ -83,9 +83,7 @@ inline uint16_t FloatToBFloat16Bits(float f) {
 }
 
 inline bool HalfBitsAreNaN(uint16_t h) { return (h & 0x7C00u) == 0x7C00u && (h & 0x3FFu) != 0; }
-inline bool BFloat16BitsAreNaN(uint16_t b) {
-  return (b & 0x7F80u) == 0x7F80u && (b & 0x7Fu) != 0;
-}
+inline bool BFloat16BitsAreNaN(uint16_t b) { return (b & 0x7F80u) == 0x7F80u && (b & 0x7Fu) != 0; }
 
 // ---------------------------------------------------------------------------------------------
 // The registry, seen from the tests.
@@ -95,7 +93,7 @@ inline bool BFloat16BitsAreNaN(uint16_t b) {
 struct DTypeInfo {
   DType dtype;
   const char* name;
-  size_t size;          // sizeof(Storage)
+  size_t size;  // sizeof(Storage)
   Conversion kind;
   bool compute_double;  // interpolation runs in float64 (else float32)
   bool is_signed;       // integers only
@@ -114,10 +112,13 @@ constexpr int IntegerDigits() {
 inline const std::vector<DTypeInfo>& AllDTypes() {
   static const std::vector<DTypeInfo> all = {
 #define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, ConversionV, ...) \
-  {DType::k##Enum,        name,                                          \
-   sizeof(Storage),       Conversion::ConversionV,                       \
+  {DType::k##Enum,                                                       \
+   name,                                                                 \
+   sizeof(Storage),                                                      \
+   Conversion::ConversionV,                                              \
    std::is_same<Compute, double>::value,                                 \
-   std::is_signed<Storage>::value, IntegerDigits<Storage>()},
+   std::is_signed<Storage>::value,                                       \
+   IntegerDigits<Storage>()},
 #include "gridsample/dtypes.inc"
   };
   return all;
@@ -151,8 +152,7 @@ inline bool IsFloatingKind(Conversion kind) {
 // Integer range of an integer dtype.
 inline int64_t IntMin(const DTypeInfo& info) {
   if (!info.is_signed) return 0;
-  return info.digits == 63 ? std::numeric_limits<int64_t>::min()
-                           : -(int64_t{1} << info.digits);
+  return info.digits == 63 ? std::numeric_limits<int64_t>::min() : -(int64_t{1} << info.digits);
 }
 inline uint64_t IntMax(const DTypeInfo& info) {
   return info.digits == 64 ? std::numeric_limits<uint64_t>::max()
@@ -238,8 +238,8 @@ class AnyTensor {
         } else {
           // A negative value wraps as it would through int64_t (converting it to an unsigned
           // type directly is undefined).
-          SetBits(i, v < 0 ? static_cast<uint64_t>(static_cast<int64_t>(v))
-                           : static_cast<uint64_t>(v));
+          SetBits(
+              i, v < 0 ? static_cast<uint64_t>(static_cast<int64_t>(v)) : static_cast<uint64_t>(v));
         }
         return;
       case Conversion::kBool:
@@ -336,8 +336,8 @@ class AnyTensor {
   // The same bits (strings: the same value): NaN payloads and the sign of zero included.
   bool SameBits(size_t i, const AnyTensor& other, size_t j) const {
     if (dtype_ == DType::kString) return String(i) == other.String(j);
-    return std::memcmp(bytes() + i * info().size, other.bytes() + j * info().size,
-                       info().size) == 0;
+    return std::memcmp(bytes() + i * info().size, other.bytes() + j * info().size, info().size) ==
+           0;
   }
 
   // Element i becomes element j of `other`, a tensor of the same dtype.
@@ -379,9 +379,7 @@ class AnyTensor {
   }
 
  private:
-  static bool SameReal(double a, double b) {
-    return (std::isnan(a) && std::isnan(b)) || a == b;
-  }
+  static bool SameReal(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
   static std::string Number(double v) {
     char buffer[64];
     std::snprintf(buffer, sizeof(buffer), "%.17g", v);
@@ -461,9 +459,8 @@ inline AnyTensor ToChannelsLast(const AnyTensor& t) {
 // of shape {0} when OutputShape fails).
 inline Results RunBoth(const AnyTensor& x, const AnyTensor& grid, const Options& options) {
   std::vector<int64_t> y_shape;
-  const Status shape_status =
-      OutputShape(x.shape().data(), x.shape().size(), grid.shape().data(), grid.shape().size(),
-                  &y_shape, options.layout);
+  const Status shape_status = OutputShape(x.shape().data(), x.shape().size(), grid.shape().data(),
+                                          grid.shape().size(), &y_shape, options.layout);
   if (!shape_status.ok()) {
     return {shape_status, shape_status, AnyTensor(x.dtype(), {0}), AnyTensor(x.dtype(), {0})};
   }

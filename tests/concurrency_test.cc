@@ -52,9 +52,8 @@ struct Call {
   Options options;
 
   std::string Describe() const {
-    return std::string("x ") + DTypeName(x->dtype()) + ", grid " + DTypeName(grid->dtype()) +
-           ", " + test::OptionsText(options) + ", num_threads " +
-           std::to_string(options.num_threads);
+    return std::string("x ") + DTypeName(x->dtype()) + ", grid " + DTypeName(grid->dtype()) + ", " +
+           test::OptionsText(options) + ", num_threads " + std::to_string(options.num_threads);
   }
 };
 
@@ -97,8 +96,8 @@ TEST_CASE("concurrent GridSample calls on shared inputs match their serial resul
   std::vector<AnyTensor> expected;
   for (const Call& call : calls) {
     std::vector<int64_t> y_shape;
-    REQUIRE(OutputShape(call.x->shape().data(), call.x->shape().size(),
-                        call.grid->shape().data(), call.grid->shape().size(), &y_shape)
+    REQUIRE(OutputShape(call.x->shape().data(), call.x->shape().size(), call.grid->shape().data(),
+                        call.grid->shape().size(), &y_shape)
                 .ok());
     expected.emplace_back(call.x->dtype(), y_shape);
     Options serial = call.options;

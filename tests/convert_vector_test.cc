@@ -71,15 +71,13 @@ TEST_CASE("convert-inl.h's float16 and bfloat16 twins equal convert.h on every t
       std::vector<uint32_t> out(in.size());
       HWY_DYNAMIC_DISPATCH(ConvertLanes)(which, in.data(), in.size(), out.data());
       for (size_t i = 0; i < in.size(); ++i) {
-        const uint32_t expected =
-            which == 0   ? BitsOf(F32FromF16Bits(static_cast<uint16_t>(in[i])))
-            : which == 1 ? F16BitsFromF32(FloatOf(in[i]))
-                         : BF16BitsFromF32(FloatOf(in[i]));
+        const uint32_t expected = which == 0 ? BitsOf(F32FromF16Bits(static_cast<uint16_t>(in[i])))
+                                  : which == 1 ? F16BitsFromF32(FloatOf(in[i]))
+                                               : BF16BitsFromF32(FloatOf(in[i]));
         if (out[i] != expected) {
-          mismatches.Add(std::string(hwy::TargetName(target)) + ": twin " +
-                         std::to_string(which) + " of bits " + std::to_string(in[i]) +
-                         ": vector " + std::to_string(out[i]) + ", scalar " +
-                         std::to_string(expected));
+          mismatches.Add(std::string(hwy::TargetName(target)) + ": twin " + std::to_string(which) +
+                         " of bits " + std::to_string(in[i]) + ": vector " +
+                         std::to_string(out[i]) + ", scalar " + std::to_string(expected));
         }
       }
     }

@@ -38,11 +38,11 @@ TEST_CASE("Reflect folds about the borders, in O(1)", "[coords]") {
   CHECK(Reflect(Unnormalize(-3.5, 3, true), 3, true) == Unnormalize(0.5, 3, true));
   // align_corners=0: mirrors at -0.5 and 3.5, then a clamp into [0, 3].
   CHECK(Reflect(-1.0, 4, false) == 0.0);
-  CHECK(Reflect(-0.75, 4, false) == 0.0);   // -0.25 after the mirror, clamped
+  CHECK(Reflect(-0.75, 4, false) == 0.0);  // -0.25 after the mirror, clamped
   CHECK(Reflect(4.0, 4, false) == 3.0);
   CHECK(Reflect(5.0, 4, false) == 2.0);
-  CHECK(Reflect(-4.5, 4, false) == 3.0);    // 3.5, clamped
-  CHECK(Reflect(9.25, 4, false) == 1.25);   // 9.25 - 8
+  CHECK(Reflect(-4.5, 4, false) == 3.0);   // 3.5, clamped
+  CHECK(Reflect(9.25, 4, false) == 1.25);  // 9.25 - 8
   // Size 1: the single pixel, whatever the coordinate.
   CHECK(Reflect(1e30f, 1, true) == 0.0f);
   CHECK(Reflect(-2.75f, 1, false) == 0.0f);

@@ -16,8 +16,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 // 0 UnnormalizeVector, 1 ReflectVector (out untouched and false returned if it declines),
 // 2 ClampFarVector, 3 + j tap j's weight of CubicTapWeightsVector (coords.h's CubicWeight of
 // the tap's distance).
-bool TwinLanes(int which, const float* in, size_t n, int64_t size, bool align_corners,
-               float* out) {
+bool TwinLanes(int which, const float* in, size_t n, int64_t size, bool align_corners, float* out) {
   const hn::ScalableTag<float> d;
   for (size_t i = 0; i < n; i += hn::Lanes(d)) {
     auto v = hn::LoadU(d, in + i);

@@ -90,11 +90,7 @@ const std::vector<KnownCase>& KnownCases() {
       // p = 1, 1.5, 2, 0.5, 2.5; weights at t = 0: (0, 1, 0, 0), at t = 0.5:
       // (-0.09375, 0.59375, 0.59375, -0.09375). 7.9375 truncates to 7 for integers; at p = 1
       // the true neighbours of a false element have weight exactly 0.
-      {Mode::kCubic,
-       {-0.25, 0.0, 0.25, -0.5, 0.5},
-       {4, 5, 6, 3, 7.9375},
-       {0, 1, 1, 1, 1},
-       {}},
+      {Mode::kCubic, {-0.25, 0.0, 0.25, -0.5, 0.5}, {4, 5, 6, 3, 7.9375}, {0, 1, 1, 1, 1}, {}},
   };
   return cases;
 }
@@ -153,7 +149,7 @@ TEST_CASE("the grid dtypes are float32 float64 float16 and bfloat16", "[dtype]")
 // X = (2, 2, 2, 3) holding code = 1 + w + 3h + 6c + 12n; align_corners = 1, so
 // p_w = g_x + 1 and p_h = (g_y + 1) / 2. Bilinear sampling reproduces the affine code.
 TEST_CASE("every X dtype with every grid dtype samples a 2-D batch with channels", "[dtype]") {
-  const std::vector<double> grid_values = {0.0,  0.0,  -0.5, 1.0,   // n = 0
+  const std::vector<double> grid_values = {0.0, 0.0,  -0.5, 1.0,   // n = 0
                                            1.0, -1.0, 0.5,  0.0};  // n = 1
   // (p_w, p_h) of the four points, per n.
   const double pw[2][2] = {{1.0, 0.5}, {2.0, 1.5}};
@@ -234,8 +230,8 @@ TEST_CASE("integer X truncates the interpolated value toward zero", "[dtype]") {
     bool needs_sign;
   };
   const Case cases[] = {
-      {2, 3, 0.5, 2.75, false},   {2, 3, -0.5, 2.25, false}, {3, 2, 0.5, 2.25, false},
-      {3, 2, -0.5, 2.75, false},  {0, 1, 0.0, 0.5, false},   {-2, -3, 0.5, -2.75, true},
+      {2, 3, 0.5, 2.75, false},    {2, 3, -0.5, 2.25, false}, {3, 2, 0.5, 2.25, false},
+      {3, 2, -0.5, 2.75, false},   {0, 1, 0.0, 0.5, false},   {-2, -3, 0.5, -2.75, true},
       {-2, -3, -0.5, -2.25, true}, {0, -1, 0.0, -0.5, true},  {-3, 2, 0.5, 0.75, true},
       {-3, 2, -0.5, -1.75, true},
   };
@@ -290,8 +286,7 @@ TEST_CASE("integer X saturates a cubic overshoot at the type's range", "[dtype]"
         expected.SetBits(2, static_cast<uint64_t>(mid));
       }
       const Options o = Make(Mode::kCubic, Padding::kBorder);
-      CompareResults(RunBoth(x, grid, o), expected, Describe(xi.dtype, grid_dtype, o),
-                     &mismatches);
+      CompareResults(RunBoth(x, grid, o), expected, Describe(xi.dtype, grid_dtype, o), &mismatches);
 
       // Linear and nearest at the extremes themselves: hi of a 64-bit type is not a double
       // (it rounds up to 2^63 or 2^64) and must saturate back to hi, not wrap.
@@ -659,7 +654,7 @@ TEST_CASE("complex X interpolates real and imaginary parts independently", "[dty
         };
         const Case cases[] = {
             {Mode::kLinear, -0.625, {1.5, 0.5}},  // p = 0.25
-            {Mode::kNearest, 0.5, {5, 6}},         // p = 2.5 ties to 2
+            {Mode::kNearest, 0.5, {5, 6}},        // p = 2.5 ties to 2
             // p = 1.5: -0.09375 x0 + 0.59375 x1 + 0.59375 x2 - 0.09375 x3.
             {Mode::kCubic, 0.0, {5.3125, 0.25}},
         };
@@ -718,8 +713,12 @@ TEST_CASE("complex X interpolates real and imaginary parts independently", "[dty
 TEST_CASE("string X with nearest copies the strings", "[dtype]") {
   // X = (1, 1, 2, 3), align_corners = 1: p_w = g_x + 1, p_h = (g_y + 1) / 2.
   const std::vector<std::string> values = {
-      "a", "", "a string long enough to live outside the small buffer, 0123456789",
-      "d", "\xC3\xA9t\xC3\xA9", std::string("nul\0inside", 10)};
+      "a",
+      "",
+      "a string long enough to live outside the small buffer, 0123456789",
+      "d",
+      "\xC3\xA9t\xC3\xA9",
+      std::string("nul\0inside", 10)};
   AnyTensor x(DType::kString, {1, 1, 2, 3});
   for (size_t i = 0; i < values.size(); ++i) x.SetString(i, values[i]);
   // (g_x, g_y) → (w, h) with nearest: (1, 1) → (2, 1); (0, -1) → (1, 0); (0.5, -1) → p_w 1.5
@@ -847,8 +846,8 @@ TEST_CASE("a 3-D half grid indexes (x y z) as (W H D)", "[dtype]") {
   }
   for (DType grid_dtype : GridDTypes()) {
     // (1, -1, -1) → w 3; (-1, 1, -1) → h 2; (-1, -1, 1) → d 1; (0, 0, 0) → (1.5, 1, 0.5).
-    const AnyTensor grid = MakeTensor(grid_dtype, {1, 1, 1, 4, 3},
-                                      {1, -1, -1, -1, 1, -1, -1, -1, 1, 0, 0, 0});
+    const AnyTensor grid =
+        MakeTensor(grid_dtype, {1, 1, 1, 4, 3}, {1, -1, -1, -1, 1, -1, -1, -1, 1, 0, 0, 0});
     const Results r = RunBoth(x, grid, Make(Mode::kLinear, Padding::kZeros, true));
     REQUIRE(r.fast_status.ok());
     REQUIRE(r.ref_status.ok());
@@ -877,9 +876,9 @@ T Value(int v) {
   }
 }
 
-TEMPLATE_TEST_CASE("the typed GridSample<T G> overload", "[dtype]", float, double, int8_t,
-                   int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t,
-                   std::complex<float>, std::complex<double>, std::string) {
+TEMPLATE_TEST_CASE("the typed GridSample<T G> overload", "[dtype]", float, double, int8_t, int16_t,
+                   int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, std::complex<float>,
+                   std::complex<double>, std::string) {
   using T = TestType;
   constexpr bool kIsString = std::is_same<T, std::string>::value;
   STATIC_REQUIRE(DTypeOf<T>::value != DType::kFloat16);
@@ -989,15 +988,15 @@ TEST_CASE("unknown dtype values and names", "[dtype]") {
     CHECK(std::string(DTypeName(d)) == "unknown");
     CHECK(DTypeSize(d) == 0);
   }
-  for (const char* name : {"", "Float32", "FLOAT32", "float32 ", " float32", "float8",
-                           "int128", "complex", "unknown", "str", "boolean", "uint"}) {
+  for (const char* name : {"", "Float32", "FLOAT32", "float32 ", " float32", "float8", "int128",
+                           "complex", "unknown", "str", "boolean", "uint"}) {
     CAPTURE(name);
     DType parsed = DType::kInt8;
     const Status s = ParseDType(name, &parsed);
     CHECK_FALSE(s.ok());
     CHECK(s.code() == StatusCode::kInvalidArgument);
-    CHECK_THAT(s.message(), Catch::Contains("dtype") &&
-                                Catch::Contains("\"" + std::string(name) + "\""));
+    CHECK_THAT(s.message(),
+               Catch::Contains("dtype") && Catch::Contains("\"" + std::string(name) + "\""));
     CHECK(parsed == DType::kInt8);
   }
 }

@@ -124,10 +124,9 @@ TEST_CASE("Flat integer images come back exactly in every mode, padding, rank an
       for (uint64_t value : FlatValues(info)) {
         AnyTensor x(info.dtype, x_shape);
         for (size_t i = 0; i < x.size(); ++i) x.SetBits(i, value);
-        const std::string what = std::string(info.name) + " " +
-                                 std::to_string(static_cast<int64_t>(value)) + " rank " +
-                                 std::to_string(rank) + " " + OptionsText(o) + " range " +
-                                 std::to_string(range);
+        const std::string what =
+            std::string(info.name) + " " + std::to_string(static_cast<int64_t>(value)) + " rank " +
+            std::to_string(rank) + " " + OptionsText(o) + " range " + std::to_string(range);
         // The reference once (it does not depend on the target), the fast path on every target.
         const Results r = RunBoth(x, grid, o);
         REQUIRE(r.ref_status.ok());
@@ -184,23 +183,24 @@ TEST_CASE("A flat uint8 image of 200 stays 200 under a random border grid", "[ex
   }
 }
 
-TEST_CASE("Random integer images: the fast path equals the reference bit for bit", "[exact][simd]") {
+TEST_CASE("Random integer images: the fast path equals the reference bit for bit",
+          "[exact][simd]") {
   ForEachTarget([&](int64_t) {
     uint64_t seed = 1600;
-    ForEachIntegerCase([&](const DTypeInfo& info, const std::vector<int64_t>& x_shape,
-                           const Options& o) {
-      GridSampleTester()
-          .input(x_shape)
-          .output(OutputExtents(x_shape.size() - 2))
-          .dtype(info.dtype)
-          .mode(o.mode)
-          .padding(o.padding)
-          .align_corners(o.align_corners)
-          .grid_range(1.3)
-          .special_values(true)
-          .seed(++seed)
-          .Test();
-    });
+    ForEachIntegerCase(
+        [&](const DTypeInfo& info, const std::vector<int64_t>& x_shape, const Options& o) {
+          GridSampleTester()
+              .input(x_shape)
+              .output(OutputExtents(x_shape.size() - 2))
+              .dtype(info.dtype)
+              .mode(o.mode)
+              .padding(o.padding)
+              .align_corners(o.align_corners)
+              .grid_range(1.3)
+              .special_values(true)
+              .seed(++seed)
+              .Test();
+        });
   });
 }
 

@@ -66,8 +66,7 @@ namespace golden_internal {
 inline std::string DescribeMismatch(const AnyTensor& actual, const AnyTensor& expected,
                                     const ElementCheck& check) {
   if (actual.size() != expected.size()) {
-    return std::to_string(actual.size()) + " elements, expected " +
-           std::to_string(expected.size());
+    return std::to_string(actual.size()) + " elements, expected " + std::to_string(expected.size());
   }
   size_t bad = 0;
   std::string first;

@@ -161,8 +161,8 @@ inline bool ParseJsonString(const std::string& token, std::string* out) {
         i += 4;
         if (cp >= 0xDC00 && cp < 0xE000) return false;
         if (cp >= 0xD800 && cp < 0xDC00) {  // a high surrogate: its low half must follow
-          if (body.compare(i + 1, 2, "\\u") != 0 || !ParseHex4(body, i + 3, &low) ||
-              low < 0xDC00 || low >= 0xE000) {
+          if (body.compare(i + 1, 2, "\\u") != 0 || !ParseHex4(body, i + 3, &low) || low < 0xDC00 ||
+              low >= 0xE000) {
             return false;
           }
           i += 6;
@@ -359,8 +359,8 @@ class Parser {
 
   bool ParseAttrs(const std::vector<std::string>& tokens, GoldenCase* c) {
     const std::string kMode = "mode=", kPadding = "padding=", kAlign = "align_corners=";
-    if (tokens.size() != 4 || tokens[1].rfind(kMode, 0) != 0 ||
-        tokens[2].rfind(kPadding, 0) != 0 || tokens[3].rfind(kAlign, 0) != 0) {
+    if (tokens.size() != 4 || tokens[1].rfind(kMode, 0) != 0 || tokens[2].rfind(kPadding, 0) != 0 ||
+        tokens[3].rfind(kAlign, 0) != 0) {
       return Fail("expected `attrs mode=<m> padding=<p> align_corners=<0|1>`");
     }
     c->mode = tokens[1].substr(kMode.size());
@@ -390,8 +390,8 @@ class Parser {
 // Parses test-vector text, appending its cases to *cases. `source` names the text in messages. On
 // malformed input returns false with *error = "source:line: what is wrong" (cases parsed before
 // the error stay in *cases).
-inline bool ParseGolden(std::istream& in, const std::string& source,
-                        std::vector<GoldenCase>* cases, std::string* error) {
+inline bool ParseGolden(std::istream& in, const std::string& source, std::vector<GoldenCase>* cases,
+                        std::string* error) {
   golden_internal::Parser parser(in, source);
   const bool ok = parser.Parse(cases);
   *error = parser.error();

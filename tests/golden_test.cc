@@ -57,8 +57,8 @@ TEST_CASE("Golden vectors cover every rank, mode, padding, alignment and float t
               INFO("rank " << rank << " " << mode << " " << padding << " align_corners "
                            << align_corners << " x " << DTypeName(x_dtype) << " grid "
                            << DTypeName(grid_dtype));
-              CHECK(present.count(
-                        Key(rank, mode, padding, align_corners, x_dtype, grid_dtype)) == 1);
+              CHECK(present.count(Key(rank, mode, padding, align_corners, x_dtype, grid_dtype)) ==
+                    1);
             }
           }
         }
@@ -167,10 +167,11 @@ TEST_CASE("Golden comparison rejects values out of tolerance", "[golden]") {
   // A case whose expected value is wrong is reported, once per implementation.
   std::vector<GoldenCase> cases;
   std::string error;
-  REQUIRE(Parse("case wrong\nattrs mode=linear padding=zeros align_corners=1\n"
-                "x float32 3 1 1 2 : 1 3\ngrid float32 3 1 1 1 : 0\ny float32 3 1 1 1 : 2.5\n"
-                "end\n",
-                &cases, &error));
+  REQUIRE(
+      Parse("case wrong\nattrs mode=linear padding=zeros align_corners=1\n"
+            "x float32 3 1 1 2 : 1 3\ngrid float32 3 1 1 1 : 0\ny float32 3 1 1 1 : 2.5\n"
+            "end\n",
+            &cases, &error));
   Mismatches mismatches;
   RunGoldenCase(cases[0], tol, &mismatches);
   INFO(mismatches.Report());

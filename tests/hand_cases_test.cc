@@ -54,7 +54,6 @@ constexpr double kTolerance = 1e-5;  // relative to max(1, |expected|)
 constexpr double kBatchScale[2] = {1.0, 3.0};
 constexpr double kChannelScale[2] = {1.0, -2.0};
 
-
 using Impl = Status (*)(const TensorView&, const TensorView&, const MutableTensorView&,
                         const Options&);
 Status Fast(const TensorView& x, const TensorView& grid, const MutableTensorView& y,
@@ -68,8 +67,8 @@ Status Fast(const TensorView& x, const TensorView& grid, const MutableTensorView
 // for batch 0, channel 0).
 template <typename T, typename G>
 void CheckCase(const std::vector<int64_t>& spatial, const std::vector<double>& image,
-               const std::vector<std::vector<double>>& points,
-               const std::vector<double>& expected, const Options& options) {
+               const std::vector<std::vector<double>>& points, const std::vector<double>& expected,
+               const Options& options) {
   const size_t r = spatial.size();
   const size_t count = points.size();
   std::vector<int64_t> x_shape = {2, 2};
@@ -92,19 +91,17 @@ void CheckCase(const std::vector<int64_t>& spatial, const std::vector<double>& i
     }
   }
   std::vector<int64_t> y_shape;
-  REQUIRE(OutputShape(x_shape.data(), x_shape.size(), grid_shape.data(), grid_shape.size(),
-                      &y_shape)
-              .ok());
+  REQUIRE(
+      OutputShape(x_shape.data(), x_shape.size(), grid_shape.data(), grid_shape.size(), &y_shape)
+          .ok());
   const TensorView x_view{DTypeOf<T>::value, x.data(), x_shape.data(), x_shape.size()};
-  const TensorView grid_view{DTypeOf<G>::value, grid.data(), grid_shape.data(),
-                             grid_shape.size()};
+  const TensorView grid_view{DTypeOf<G>::value, grid.data(), grid_shape.data(), grid_shape.size()};
   for (Impl impl : {&Fast, &ReferenceGridSample}) {
     INFO((impl == &Fast ? "GridSample" : "ReferenceGridSample"));
     std::vector<T> y(4 * count, static_cast<T>(-12345));
-    const Status status =
-        impl(x_view, grid_view, MutableTensorView{DTypeOf<T>::value, y.data(), y_shape.data(),
-                                                  y_shape.size()},
-             options);
+    const Status status = impl(
+        x_view, grid_view,
+        MutableTensorView{DTypeOf<T>::value, y.data(), y_shape.data(), y_shape.size()}, options);
     INFO(status.message());
     REQUIRE(status.ok());
     for (int n = 0; n < 2; ++n) {
@@ -168,9 +165,9 @@ struct Row3 {
 
 template <typename R>
 auto Pick(const R& row, Padding padding) {
-  return padding == Padding::kZeros ? row.zeros
+  return padding == Padding::kZeros    ? row.zeros
          : padding == Padding::kBorder ? row.border
-                                        : row.reflection;
+                                       : row.reflection;
 }
 
 // Width axis: size 4, values (1, 2, 4, 8).
@@ -180,41 +177,41 @@ const std::vector<double> kWidthValues = {1, 2, 4, 8};
 // Linear: taps floor(p) (weight 1-f) and floor(p)+1 (weight f); border clamps p to [0,3];
 // reflection reflects p about -0.5/3.5 then clamps to [0,3].
 const std::vector<Row> kLinearAc0 = {
-    {0, 3, 3, 3},               // p=1.5: taps 1,2 w .5/.5 -> (2+4)/2 = 3 everywhere
-    {-0.25, 2, 2, 2},           // p=1: on pixel 1 -> 2
-    {-0.875, 0.75, 1, 1},       // p=-.25: taps -1 (w .25), 0 (w .75): zeros .75*1; border p->0;
-                                //   reflection stays -.25 (inside [-.5,3.5]), clamp -> 0
-    {-1.125, 0.25, 1, 1},       // p=-.75: taps -1 (w .75), 0 (w .25): zeros .25; refl -> -.25 -> 0
-    {-1.375, 0, 1, 1.25},       // p=-1.25: taps -2,-1 out; refl about -.5 -> .25 -> .75*1+.25*2
-    {1.125, 2, 8, 8},           // p=3.75: taps 3 (w .25), 4 (w .75): zeros .25*8; refl -> 3.25 -> 3
-    {1.375, 0, 8, 7},           // p=4.25: taps 4,5 out; refl about 3.5 -> 2.75 -> .25*4+.75*8
-    {-4.5, 0, 1, 1.5},          // p=-7.5: refl -> 6.5 -> .5 (twice) -> (1+2)/2
-    {4.375, 0, 8, 5},           // p=10.25: refl -> -3.25 -> 2.25 (twice) -> .75*4+.25*8
-    {1.5, 0, 8, 6},             // p=4.5: refl -> 2.5 -> (4+8)/2
-    {-2, 0, 1, 3},              // p=-2.5: refl -> 1.5 -> (2+4)/2
-    {0.5, 6, 6, 6},             // p=2.5: (4+8)/2
-    {-0.5, 1.5, 1.5, 1.5},      // p=.5: (1+2)/2
-    {1, 4, 8, 8},               // p=3.5: taps 3 (w .5), 4 (w .5): zeros 8/2; border/refl -> 3
-    {-1, 0.5, 1, 1},            // p=-.5: taps -1 (w .5), 0 (w .5): zeros .5; refl stays, clamp 0
+    {0, 3, 3, 3},           // p=1.5: taps 1,2 w .5/.5 -> (2+4)/2 = 3 everywhere
+    {-0.25, 2, 2, 2},       // p=1: on pixel 1 -> 2
+    {-0.875, 0.75, 1, 1},   // p=-.25: taps -1 (w .25), 0 (w .75): zeros .75*1; border p->0;
+                            //   reflection stays -.25 (inside [-.5,3.5]), clamp -> 0
+    {-1.125, 0.25, 1, 1},   // p=-.75: taps -1 (w .75), 0 (w .25): zeros .25; refl -> -.25 -> 0
+    {-1.375, 0, 1, 1.25},   // p=-1.25: taps -2,-1 out; refl about -.5 -> .25 -> .75*1+.25*2
+    {1.125, 2, 8, 8},       // p=3.75: taps 3 (w .25), 4 (w .75): zeros .25*8; refl -> 3.25 -> 3
+    {1.375, 0, 8, 7},       // p=4.25: taps 4,5 out; refl about 3.5 -> 2.75 -> .25*4+.75*8
+    {-4.5, 0, 1, 1.5},      // p=-7.5: refl -> 6.5 -> .5 (twice) -> (1+2)/2
+    {4.375, 0, 8, 5},       // p=10.25: refl -> -3.25 -> 2.25 (twice) -> .75*4+.25*8
+    {1.5, 0, 8, 6},         // p=4.5: refl -> 2.5 -> (4+8)/2
+    {-2, 0, 1, 3},          // p=-2.5: refl -> 1.5 -> (2+4)/2
+    {0.5, 6, 6, 6},         // p=2.5: (4+8)/2
+    {-0.5, 1.5, 1.5, 1.5},  // p=.5: (1+2)/2
+    {1, 4, 8, 8},           // p=3.5: taps 3 (w .5), 4 (w .5): zeros 8/2; border/refl -> 3
+    {-1, 0.5, 1, 1},        // p=-.5: taps -1 (w .5), 0 (w .5): zeros .5; refl stays, clamp 0
 };
 
 // Nearest: round half to even FIRST, then pad the integer index.
 const std::vector<Row> kNearestAc0 = {
-    {0, 4, 4, 4},        // p=1.5: tie -> 2 (even) -> 4
-    {-0.25, 2, 2, 2},    // p=1 -> 2
-    {-0.875, 1, 1, 1},   // p=-.25 -> -0 = 0 -> 1
-    {-1.125, 0, 1, 1},   // p=-.75 -> -1: zeros 0; border 0; reflection -1 -> 0
-    {-1.375, 0, 1, 1},   // p=-1.25 -> -1: as above
-    {1.125, 0, 8, 8},    // p=3.75 -> 4: zeros 0; border 3; reflection 4 -> 3
-    {1.375, 0, 8, 8},    // p=4.25 -> 4: as above
-    {-4.5, 0, 1, 1},     // p=-7.5: tie -> -8 (even); reflection -8 -> 0 (period 8)
-    {4.375, 0, 8, 4},    // p=10.25 -> 10; reflection 10 -> -3 -> 2
-    {1.5, 0, 8, 8},      // p=4.5: tie -> 4, THEN reflect -> 3 -> 8 (reflecting first: 2.5 -> 2)
-    {-2, 0, 1, 2},       // p=-2.5: tie -> -2, THEN reflect -> 1 -> 2 (reflecting first: 1.5 -> 2)
-    {0.5, 4, 4, 4},      // p=2.5: tie -> 2 -> 4
-    {-0.5, 1, 1, 1},     // p=.5: tie -> 0 -> 1
-    {1, 0, 8, 8},        // p=3.5: tie -> 4 (even): zeros 0 (!); border 3; reflection 4 -> 3
-    {-1, 1, 1, 1},       // p=-.5: tie -> -0 = 0 -> 1
+    {0, 4, 4, 4},       // p=1.5: tie -> 2 (even) -> 4
+    {-0.25, 2, 2, 2},   // p=1 -> 2
+    {-0.875, 1, 1, 1},  // p=-.25 -> -0 = 0 -> 1
+    {-1.125, 0, 1, 1},  // p=-.75 -> -1: zeros 0; border 0; reflection -1 -> 0
+    {-1.375, 0, 1, 1},  // p=-1.25 -> -1: as above
+    {1.125, 0, 8, 8},   // p=3.75 -> 4: zeros 0; border 3; reflection 4 -> 3
+    {1.375, 0, 8, 8},   // p=4.25 -> 4: as above
+    {-4.5, 0, 1, 1},    // p=-7.5: tie -> -8 (even); reflection -8 -> 0 (period 8)
+    {4.375, 0, 8, 4},   // p=10.25 -> 10; reflection 10 -> -3 -> 2
+    {1.5, 0, 8, 8},     // p=4.5: tie -> 4, THEN reflect -> 3 -> 8 (reflecting first: 2.5 -> 2)
+    {-2, 0, 1, 2},      // p=-2.5: tie -> -2, THEN reflect -> 1 -> 2 (reflecting first: 1.5 -> 2)
+    {0.5, 4, 4, 4},     // p=2.5: tie -> 2 -> 4
+    {-0.5, 1, 1, 1},    // p=.5: tie -> 0 -> 1
+    {1, 0, 8, 8},       // p=3.5: tie -> 4 (even): zeros 0 (!); border 3; reflection 4 -> 3
+    {-1, 1, 1, 1},      // p=-.5: tie -> -0 = 0 -> 1
 };
 
 // Cubic: 4 taps, each padded on its own (border clamps each tap; reflection reflects each tap).
@@ -269,34 +266,34 @@ const std::vector<Row> kCubicAc0 = {
 
 // align_corners=1, s=4: p = (g+1)/2*3 = 1.5(g+1); reflection about 0 and 3 (period 6).
 const std::vector<Row> kLinearAc1 = {
-    {0, 3, 3, 3},             // p=1.5: (2+4)/2
-    {-1, 1, 1, 1},            // p=0: tap 0 (w 1), tap 1 (w 0)
-    {1, 8, 8, 8},             // p=3: tap 3 (w 1), tap 4 (w 0, zeros)
-    {-0.5, 1.75, 1.75, 1.75}, // p=.75: .25*1 + .75*2
-    {0.5, 5, 5, 5},           // p=2.25: .75*4 + .25*8
-    {-1.5, 0.25, 1, 1.75},    // p=-.75: taps -1 (w .75), 0 (w .25): zeros .25; refl -> .75
-    {1.5, 2, 8, 5},           // p=3.75: taps 3 (w .25), 4 (w .75): zeros 2; refl -> 2.25
-    {-2, 0, 1, 3},            // p=-1.5: refl -> 1.5
-    {2, 0, 8, 3},             // p=4.5: refl -> 1.5
-    {-5.5, 0, 1, 1.75},       // p=-6.75: refl -> 6.75 -> -.75 -> .75 (three times)
-    {7.5, 0, 8, 1.75},        // p=12.75: 12.75 mod 6 = .75 (four reflections)
-    {4, 0, 8, 3},             // p=7.5: mod 6 = 1.5
-    {-1.0 / 3, 2, 2, 2},      // p=1 (up to rounding of -1/3): pixel 1
+    {0, 3, 3, 3},              // p=1.5: (2+4)/2
+    {-1, 1, 1, 1},             // p=0: tap 0 (w 1), tap 1 (w 0)
+    {1, 8, 8, 8},              // p=3: tap 3 (w 1), tap 4 (w 0, zeros)
+    {-0.5, 1.75, 1.75, 1.75},  // p=.75: .25*1 + .75*2
+    {0.5, 5, 5, 5},            // p=2.25: .75*4 + .25*8
+    {-1.5, 0.25, 1, 1.75},     // p=-.75: taps -1 (w .75), 0 (w .25): zeros .25; refl -> .75
+    {1.5, 2, 8, 5},            // p=3.75: taps 3 (w .25), 4 (w .75): zeros 2; refl -> 2.25
+    {-2, 0, 1, 3},             // p=-1.5: refl -> 1.5
+    {2, 0, 8, 3},              // p=4.5: refl -> 1.5
+    {-5.5, 0, 1, 1.75},        // p=-6.75: refl -> 6.75 -> -.75 -> .75 (three times)
+    {7.5, 0, 8, 1.75},         // p=12.75: 12.75 mod 6 = .75 (four reflections)
+    {4, 0, 8, 3},              // p=7.5: mod 6 = 1.5
+    {-1.0 / 3, 2, 2, 2},       // p=1 (up to rounding of -1/3): pixel 1
 };
 
 const std::vector<Row> kNearestAc1 = {
-    {0, 4, 4, 4},       // p=1.5: tie -> 2 -> 4
-    {-1, 1, 1, 1},      // p=0
-    {1, 8, 8, 8},       // p=3
-    {-0.5, 2, 2, 2},    // p=.75 -> 1
-    {0.5, 4, 4, 4},     // p=2.25 -> 2
-    {-1.5, 0, 1, 2},    // p=-.75 -> -1: reflection -> 1
-    {1.5, 0, 8, 4},     // p=3.75 -> 4: reflection -> 2
-    {-2, 0, 1, 4},      // p=-1.5: tie -> -2: reflection -> 2
-    {2, 0, 8, 4},       // p=4.5: tie -> 4: reflection -> 2
-    {-5.5, 0, 1, 2},    // p=-6.75 -> -7: mod 6 = 5 -> 1
-    {7.5, 0, 8, 2},     // p=12.75 -> 13: mod 6 = 1
-    {4, 0, 8, 4},       // p=7.5: tie -> 8: mod 6 = 2
+    {0, 4, 4, 4},         // p=1.5: tie -> 2 -> 4
+    {-1, 1, 1, 1},        // p=0
+    {1, 8, 8, 8},         // p=3
+    {-0.5, 2, 2, 2},      // p=.75 -> 1
+    {0.5, 4, 4, 4},       // p=2.25 -> 2
+    {-1.5, 0, 1, 2},      // p=-.75 -> -1: reflection -> 1
+    {1.5, 0, 8, 4},       // p=3.75 -> 4: reflection -> 2
+    {-2, 0, 1, 4},        // p=-1.5: tie -> -2: reflection -> 2
+    {2, 0, 8, 4},         // p=4.5: tie -> 4: reflection -> 2
+    {-5.5, 0, 1, 2},      // p=-6.75 -> -7: mod 6 = 5 -> 1
+    {7.5, 0, 8, 2},       // p=12.75 -> 13: mod 6 = 1
+    {4, 0, 8, 4},         // p=7.5: tie -> 8: mod 6 = 2
     {-1.0 / 3, 2, 2, 2},  // p=1
 };
 
@@ -335,67 +332,66 @@ const std::vector<Row> kCubicAc1 = {
 
 // Size-1 axis holding (1). align_corners=1: p = 0 for every finite g, in every mode and padding.
 const std::vector<Row> kSize1Ac1 = {
-    {-1e30, 1, 1, 1}, {-3, 1, 1, 1}, {-1, 1, 1, 1},  {-0.3, 1, 1, 1},  {0, 1, 1, 1},
-    {0.7, 1, 1, 1},   {1, 1, 1, 1},  {2.5, 1, 1, 1}, {1e6, 1, 1, 1},   {1e30, 1, 1, 1},
+    {-1e30, 1, 1, 1}, {-3, 1, 1, 1}, {-1, 1, 1, 1},  {-0.3, 1, 1, 1}, {0, 1, 1, 1},
+    {0.7, 1, 1, 1},   {1, 1, 1, 1},  {2.5, 1, 1, 1}, {1e6, 1, 1, 1},  {1e30, 1, 1, 1},
 };
 
 // Size-1 axis holding (1), align_corners=0: p = ((g+1)*1-1)/2 = g/2. Border clamps to 0;
 // reflection about -0.5 and 0.5 (period 2) lands in [-0.5, 0.5] and clamps to 0: always 1.
 const std::vector<Row> kSize1LinearAc0 = {
-    {0, 1, 1, 1},         // p=0
-    {0.5, 0.75, 1, 1},    // p=.25: tap 0 w .75, tap 1 out
-    {-0.5, 0.75, 1, 1},   // p=-.25: tap -1 out, tap 0 w .75
-    {1, 0.5, 1, 1},       // p=.5: tap 0 w .5
-    {-1, 0.5, 1, 1},      // p=-.5: tap 0 w .5
-    {1.5, 0.25, 1, 1},    // p=.75: tap 0 w .25
-    {3, 0, 1, 1},         // p=1.5: taps 1,2 out
-    {-4, 0, 1, 1},        // p=-2
-    {1e30, 0, 1, 1},      // p=5e29
+    {0, 1, 1, 1},        // p=0
+    {0.5, 0.75, 1, 1},   // p=.25: tap 0 w .75, tap 1 out
+    {-0.5, 0.75, 1, 1},  // p=-.25: tap -1 out, tap 0 w .75
+    {1, 0.5, 1, 1},      // p=.5: tap 0 w .5
+    {-1, 0.5, 1, 1},     // p=-.5: tap 0 w .5
+    {1.5, 0.25, 1, 1},   // p=.75: tap 0 w .25
+    {3, 0, 1, 1},        // p=1.5: taps 1,2 out
+    {-4, 0, 1, 1},       // p=-2
+    {1e30, 0, 1, 1},     // p=5e29
     {-1e30, 0, 1, 1},
 };
 const std::vector<Row> kSize1NearestAc0 = {
-    {0, 1, 1, 1},      // p=0 -> 0
-    {0.5, 1, 1, 1},    // p=.25 -> 0
-    {-0.5, 1, 1, 1},   // p=-.25 -> -0 = 0
-    {1, 1, 1, 1},      // p=.5: tie -> 0 (even)
-    {-1, 1, 1, 1},     // p=-.5: tie -> -0 = 0
-    {1.5, 0, 1, 1},    // p=.75 -> 1: zeros 0; reflection 1 -> 0
-    {3, 0, 1, 1},      // p=1.5: tie -> 2
-    {-4, 0, 1, 1},     // p=-2
-    {1e30, 0, 1, 1},
-    {-1e30, 0, 1, 1},
+    {0, 1, 1, 1},     // p=0 -> 0
+    {0.5, 1, 1, 1},   // p=.25 -> 0
+    {-0.5, 1, 1, 1},  // p=-.25 -> -0 = 0
+    {1, 1, 1, 1},     // p=.5: tie -> 0 (even)
+    {-1, 1, 1, 1},    // p=-.5: tie -> -0 = 0
+    {1.5, 0, 1, 1},   // p=.75 -> 1: zeros 0; reflection 1 -> 0
+    {3, 0, 1, 1},     // p=1.5: tie -> 2
+    {-4, 0, 1, 1},    // p=-2
+    {1e30, 0, 1, 1}, {-1e30, 0, 1, 1},
 };
 const std::vector<Row> kSize1CubicAc0 = {
-    {0, 1, 1, 1},                 // p=0, f=0
-    {0.5, 0.87890625, 1, 1},      // p=.25: tap 0 has weight W(.25)
-    {-0.5, 0.87890625, 1, 1},     // p=-.25: floor -1, tap 0 has weight W(.25)
-    {1, 0.59375, 1, 1},           // p=.5: tap 0 has W(.5)
-    {-1, 0.59375, 1, 1},          // p=-.5: tap 0 has W(.5)
-    {1.5, 0.26171875, 1, 1},      // p=.75: tap 0 has W(.75)
-    {3, -0.09375, 1, 1},          // p=1.5: taps 0..3, tap 0 has W(1.5)
-    {-4, 0, 1, 1},                // p=-2, f=0: taps -3..0, tap 0 has W(2) = 0
+    {0, 1, 1, 1},              // p=0, f=0
+    {0.5, 0.87890625, 1, 1},   // p=.25: tap 0 has weight W(.25)
+    {-0.5, 0.87890625, 1, 1},  // p=-.25: floor -1, tap 0 has weight W(.25)
+    {1, 0.59375, 1, 1},        // p=.5: tap 0 has W(.5)
+    {-1, 0.59375, 1, 1},       // p=-.5: tap 0 has W(.5)
+    {1.5, 0.26171875, 1, 1},   // p=.75: tap 0 has W(.75)
+    {3, -0.09375, 1, 1},       // p=1.5: taps 0..3, tap 0 has W(1.5)
+    {-4, 0, 1, 1},             // p=-2, f=0: taps -3..0, tap 0 has W(2) = 0
     {1e30, 0, 1, 1},
     {-1e30, 0, 1, 1},
 };
 
 // Outer axes: size 3. align_corners=1: p = (g+1)/2*2 = g+1; reflection about 0 and 2.
 const std::vector<Row3> kOuterLinearAc1 = {
-    {0, {0, 1, 0}, {0, 1, 0}, {0, 1, 0}},                 // p=1: pixel 1
-    {-2, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}},                // p=-1: out; border 0; refl -> 1
-    {-0.5, {.5, .5, 0}, {.5, .5, 0}, {.5, .5, 0}},        // p=.5
-    {-1.5, {.5, 0, 0}, {1, 0, 0}, {.5, .5, 0}},           // p=-.5: taps -1,0; refl -> .5
-    {9.5, {0, 0, 0}, {0, 0, 1}, {0, .5, .5}},             // p=10.5: mod 4 = 2.5 -> 1.5
+    {0, {0, 1, 0}, {0, 1, 0}, {0, 1, 0}},           // p=1: pixel 1
+    {-2, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}},          // p=-1: out; border 0; refl -> 1
+    {-0.5, {.5, .5, 0}, {.5, .5, 0}, {.5, .5, 0}},  // p=.5
+    {-1.5, {.5, 0, 0}, {1, 0, 0}, {.5, .5, 0}},     // p=-.5: taps -1,0; refl -> .5
+    {9.5, {0, 0, 0}, {0, 0, 1}, {0, .5, .5}},       // p=10.5: mod 4 = 2.5 -> 1.5
 };
 const std::vector<Row3> kOuterNearestAc1 = {
-    {0, {0, 1, 0}, {0, 1, 0}, {0, 1, 0}},        // p=1
-    {-2, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}},       // p=-1 -> -1: refl -> 1
-    {-0.5, {1, 0, 0}, {1, 0, 0}, {1, 0, 0}},     // p=.5: tie -> 0
-    {-1.5, {1, 0, 0}, {1, 0, 0}, {1, 0, 0}},     // p=-.5: tie -> -0 = 0
-    {9.5, {0, 0, 0}, {0, 0, 1}, {0, 0, 1}},      // p=10.5: tie -> 10; refl: mod 4 = 2
+    {0, {0, 1, 0}, {0, 1, 0}, {0, 1, 0}},     // p=1
+    {-2, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}},    // p=-1 -> -1: refl -> 1
+    {-0.5, {1, 0, 0}, {1, 0, 0}, {1, 0, 0}},  // p=.5: tie -> 0
+    {-1.5, {1, 0, 0}, {1, 0, 0}, {1, 0, 0}},  // p=-.5: tie -> -0 = 0
+    {9.5, {0, 0, 0}, {0, 0, 1}, {0, 0, 1}},   // p=10.5: tie -> 10; refl: mod 4 = 2
 };
 const std::vector<Row3> kOuterCubicAc1 = {
-    {0, {0, 1, 0}, {0, 1, 0}, {0, 1, 0}},        // p=1, f=0
-    {-2, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}},       // p=-1, f=0: only tap -1
+    {0, {0, 1, 0}, {0, 1, 0}, {0, 1, 0}},   // p=1, f=0
+    {-2, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}},  // p=-1, f=0: only tap -1
     // p=.5, taps -1..2 w (-.09375, .59375, .59375, -.09375): zeros drop tap -1; border -1 -> 0;
     // reflection -1 -> 1
     {-0.5, {.59375, .59375, -.09375}, {.5, .59375, -.09375}, {.59375, .5, -.09375}},
@@ -407,24 +403,26 @@ const std::vector<Row3> kOuterCubicAc1 = {
 
 // Outer axes: size 3, align_corners=0: p = ((g+1)*3-1)/2 = 1.5g+1; reflection about -.5, 2.5.
 const std::vector<Row3> kOuterLinearAc0 = {
-    {0, {0, 1, 0}, {0, 1, 0}, {0, 1, 0}},                // p=1
-    {-2, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}},               // p=-2: refl about -.5 -> 1
-    {-0.5, {.75, .25, 0}, {.75, .25, 0}, {.75, .25, 0}}, // p=.25
-    {-1, {.5, 0, 0}, {1, 0, 0}, {1, 0, 0}},              // p=-.5: taps -1,0; refl stays, clamp 0
-    {6.5, {0, 0, 0}, {0, 0, 1}, {.75, .25, 0}},          // p=10.75: mod 6 about -.5 -> .25
+    {0, {0, 1, 0}, {0, 1, 0}, {0, 1, 0}},                 // p=1
+    {-2, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}},                // p=-2: refl about -.5 -> 1
+    {-0.5, {.75, .25, 0}, {.75, .25, 0}, {.75, .25, 0}},  // p=.25
+    {-1, {.5, 0, 0}, {1, 0, 0}, {1, 0, 0}},               // p=-.5: taps -1,0; refl stays, clamp 0
+    {6.5, {0, 0, 0}, {0, 0, 1}, {.75, .25, 0}},           // p=10.75: mod 6 about -.5 -> .25
 };
 const std::vector<Row3> kOuterNearestAc0 = {
-    {0, {0, 1, 0}, {0, 1, 0}, {0, 1, 0}},        // p=1
-    {-2, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}},       // p=-2: refl -> 1
-    {-0.5, {1, 0, 0}, {1, 0, 0}, {1, 0, 0}},     // p=.25 -> 0
-    {-1, {1, 0, 0}, {1, 0, 0}, {1, 0, 0}},       // p=-.5: tie -> -0 = 0
-    {6.5, {0, 0, 0}, {0, 0, 1}, {1, 0, 0}},      // p=10.75 -> 11: refl -> 0
+    {0, {0, 1, 0}, {0, 1, 0}, {0, 1, 0}},     // p=1
+    {-2, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}},    // p=-2: refl -> 1
+    {-0.5, {1, 0, 0}, {1, 0, 0}, {1, 0, 0}},  // p=.25 -> 0
+    {-1, {1, 0, 0}, {1, 0, 0}, {1, 0, 0}},    // p=-.5: tie -> -0 = 0
+    {6.5, {0, 0, 0}, {0, 0, 1}, {1, 0, 0}},   // p=10.75 -> 11: refl -> 0
 };
 const std::vector<Row3> kOuterCubicAc0 = {
-    {0, {0, 1, 0}, {0, 1, 0}, {0, 1, 0}},        // p=1
-    {-2, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}},       // p=-2, f=0: refl -> 1
+    {0, {0, 1, 0}, {0, 1, 0}, {0, 1, 0}},   // p=1
+    {-2, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}},  // p=-2, f=0: refl -> 1
     // p=.25, taps -1..2 w (-.10546875, .87890625, .26171875, -.03515625): border/refl -1 -> 0
-    {-0.5, {.87890625, .26171875, -.03515625}, {.7734375, .26171875, -.03515625},
+    {-0.5,
+     {.87890625, .26171875, -.03515625},
+     {.7734375, .26171875, -.03515625},
      {.7734375, .26171875, -.03515625}},
     // p=-.5, taps -2..1 w (-.09375, .59375, .59375, -.09375): border -2,-1 -> 0;
     // reflection -2 -> 1, -1 -> 0
@@ -439,24 +437,33 @@ const std::vector<std::vector<double>> kOuterValues = {{1, -2, 3}, {0.5, 2, -1},
 
 const std::vector<Row>& WidthTable(Mode mode, bool align_corners) {
   switch (mode) {
-    case Mode::kLinear: return align_corners ? kLinearAc1 : kLinearAc0;
-    case Mode::kNearest: return align_corners ? kNearestAc1 : kNearestAc0;
-    default: return align_corners ? kCubicAc1 : kCubicAc0;
+    case Mode::kLinear:
+      return align_corners ? kLinearAc1 : kLinearAc0;
+    case Mode::kNearest:
+      return align_corners ? kNearestAc1 : kNearestAc0;
+    default:
+      return align_corners ? kCubicAc1 : kCubicAc0;
   }
 }
 const std::vector<Row>& Size1Table(Mode mode, bool align_corners) {
   if (align_corners) return kSize1Ac1;
   switch (mode) {
-    case Mode::kLinear: return kSize1LinearAc0;
-    case Mode::kNearest: return kSize1NearestAc0;
-    default: return kSize1CubicAc0;
+    case Mode::kLinear:
+      return kSize1LinearAc0;
+    case Mode::kNearest:
+      return kSize1NearestAc0;
+    default:
+      return kSize1CubicAc0;
   }
 }
 const std::vector<Row3>& OuterTable(Mode mode, bool align_corners) {
   switch (mode) {
-    case Mode::kLinear: return align_corners ? kOuterLinearAc1 : kOuterLinearAc0;
-    case Mode::kNearest: return align_corners ? kOuterNearestAc1 : kOuterNearestAc0;
-    default: return align_corners ? kOuterCubicAc1 : kOuterCubicAc0;
+    case Mode::kLinear:
+      return align_corners ? kOuterLinearAc1 : kOuterLinearAc0;
+    case Mode::kNearest:
+      return align_corners ? kOuterNearestAc1 : kOuterNearestAc0;
+    default:
+      return align_corners ? kOuterCubicAc1 : kOuterCubicAc0;
   }
 }
 
@@ -468,8 +475,7 @@ struct Axis {
   std::vector<double> result;
 };
 
-Axis KnownAxis(const std::vector<double>& values, const std::vector<Row>& table,
-               Padding padding) {
+Axis KnownAxis(const std::vector<double>& values, const std::vector<Row>& table, Padding padding) {
   Axis axis{values, {}, {}};
   for (const Row& row : table) {
     axis.g.push_back(row.g);
@@ -478,8 +484,7 @@ Axis KnownAxis(const std::vector<double>& values, const std::vector<Row>& table,
   return axis;
 }
 
-Axis OuterAxis(const std::vector<double>& values, const std::vector<Row3>& table,
-               Padding padding) {
+Axis OuterAxis(const std::vector<double>& values, const std::vector<Row3>& table, Padding padding) {
   Axis axis{values, {}, {}};
   for (const Row3& row : table) {
     const Weights3 w = Pick(row, padding);
@@ -523,8 +528,8 @@ void ForEachCombination(Fn fn) {
   for (Mode mode : {Mode::kLinear, Mode::kNearest, Mode::kCubic}) {
     for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
       for (bool align_corners : {false, true}) {
-        INFO("mode " << ModeName(mode) << ", padding " << PaddingName(padding)
-                     << ", align_corners " << align_corners);
+        INFO("mode " << ModeName(mode) << ", padding " << PaddingName(padding) << ", align_corners "
+                     << align_corners);
         Options options;
         options.mode = mode;
         options.padding = padding;
@@ -542,8 +547,8 @@ void CheckRank(size_t r, const Options& options) {
     axes.push_back(OuterAxis(kOuterValues[k], OuterTable(options.mode, options.align_corners),
                              options.padding));
   }
-  axes.push_back(KnownAxis(kWidthValues, WidthTable(options.mode, options.align_corners),
-                           options.padding));
+  axes.push_back(
+      KnownAxis(kWidthValues, WidthTable(options.mode, options.align_corners), options.padding));
   CheckSeparable(axes, options);
 }
 
@@ -565,9 +570,9 @@ TEST_CASE("hand: 4-D (X of rank 6), 3x3x3x4", "[hand]") {
 
 TEST_CASE("hand: 1-D size-1 axis", "[hand]") {
   ForEachCombination([](const Options& options) {
-    CheckSeparable({KnownAxis({1}, Size1Table(options.mode, options.align_corners),
-                              options.padding)},
-                   options);
+    CheckSeparable(
+        {KnownAxis({1}, Size1Table(options.mode, options.align_corners), options.padding)},
+        options);
   });
 }
 
@@ -575,8 +580,8 @@ TEST_CASE("hand: 2-D and 3-D with size-1 axes", "[hand]") {
   ForEachCombination([](const Options& options) {
     const Axis size1 =
         KnownAxis({1}, Size1Table(options.mode, options.align_corners), options.padding);
-    const Axis width = KnownAxis(kWidthValues, WidthTable(options.mode, options.align_corners),
-                                 options.padding);
+    const Axis width =
+        KnownAxis(kWidthValues, WidthTable(options.mode, options.align_corners), options.padding);
     const Axis outer = OuterAxis(kOuterValues[0], OuterTable(options.mode, options.align_corners),
                                  options.padding);
     {
@@ -589,8 +594,8 @@ TEST_CASE("hand: 2-D and 3-D with size-1 axes", "[hand]") {
     }
     {
       INFO("4x1 (size-1 width axis)");
-      Axis outer_width = KnownAxis(kWidthValues, WidthTable(options.mode, options.align_corners),
-                                   options.padding);
+      Axis outer_width =
+          KnownAxis(kWidthValues, WidthTable(options.mode, options.align_corners), options.padding);
       // The size-1 axis is innermost here: it sets the number of points (its 10 rows).
       CheckSeparable({outer_width, size1}, options);
     }
@@ -632,8 +637,7 @@ TEST_CASE("hand: 2-D non-separable", "[hand]") {
     // ph=0 (y=-1), f=0: row 0 only. Row 0 = (0, 1, 5): -.09375*0 + .59375*0 + .59375*1 - .09375*5
     // = .125. ph=1 (y=1): row 1 = (2, 7, 3): -.1875 + 1.1875 + 4.15625 - .28125 = 4.875.
     // ph=.5 (y=0): taps -1,0,1,2 -> 0,0,1,1 w as above: rows 0 and 1 get .5 and .5 -> 2.5.
-    CheckAllTypes(spatial, image, {{-0.5, -1}, {-0.5, 1}, {-0.5, 0}}, {0.125, 4.875, 2.5},
-                  options);
+    CheckAllTypes(spatial, image, {{-0.5, -1}, {-0.5, 1}, {-0.5, 0}}, {0.125, 4.875, 2.5}, options);
   }
 }
 

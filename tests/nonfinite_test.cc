@@ -93,8 +93,9 @@ bool Agree(const AnyTensor& a, const AnyTensor& b, size_t i) {
   const Conversion kind = a.info().kind;
   if (kind == Conversion::kString || kind == Conversion::kBool) return a.SameElement(i, b, i);
   if (kind == Conversion::kInt) return std::fabs(a.Get(i) - b.Get(i)) <= 1.0;
-  const double tolerance =
-      kind == Conversion::kHalf ? 2e-3 : kind == Conversion::kBFloat16 ? 1.6e-2 : 1e-5;
+  const double tolerance = kind == Conversion::kHalf       ? 2e-3
+                           : kind == Conversion::kBFloat16 ? 1.6e-2
+                                                           : 1e-5;
   auto close = [&](double u, double v) {
     return std::fabs(u - v) <= tolerance * std::max({1.0, std::fabs(u), std::fabs(v)});
   };
@@ -175,8 +176,7 @@ AnyTensor MakeGrid(DType dtype, size_t r, const Points& points, int64_t n) {
 
 TEST_CASE("NaN and inf in any grid component give NaN or 0 or an empty string everywhere",
           "[nonfinite][simd]") {
-  const std::vector<std::vector<int64_t>> shapes = {{4},       {1},       {3, 4},
-                                                    {1, 3},    {2, 3, 4}, {3, 1, 2}};
+  const std::vector<std::vector<int64_t>> shapes = {{4}, {1}, {3, 4}, {1, 3}, {2, 3, 4}, {3, 1, 2}};
   const int64_t kN = 2, kC = 3;
   test::ForEachTarget([&](int64_t) {
     Mismatches mismatches;
@@ -211,8 +211,8 @@ TEST_CASE("NaN and inf in any grid component give NaN or 0 or an empty string ev
                       const size_t src = b % 2 == 0 ? j : count - 1 - j;
                       const size_t i = static_cast<size_t>(b * kC + ch) * count + j;
                       auto where = [&] {
-                        return what() + ", n " + std::to_string(b) + ", c " +
-                               std::to_string(ch) + ", point " + std::to_string(src);
+                        return what() + ", n " + std::to_string(b) + ", c " + std::to_string(ch) +
+                               ", point " + std::to_string(src);
                       };
                       if (points.nonfinite[src]) {
                         if (!IsNonFiniteResult(res.fast, i)) {
@@ -366,8 +366,7 @@ TEST_CASE("huge finite grid values follow the padding rules exactly", "[nonfinit
                       };
                       const Results res = RunBoth(x, grid, o);
                       if (!res.fast_status.ok() || !res.ref_status.ok()) {
-                        mismatches.Add(what() + ": failed: \"" + res.fast_status.message() +
-                                       "\"");
+                        mismatches.Add(what() + ": failed: \"" + res.fast_status.message() + "\"");
                         continue;
                       }
                       // The pixel the finite components land on.
@@ -389,10 +388,9 @@ TEST_CASE("huge finite grid values follow the padding rules exactly", "[nonfinit
                             // Defined (never NaN) and, for linear and nearest, inside X's
                             // range (cubic may overshoot); the exact value is the reference's.
                             const double v = y->Get(i);
-                            const bool bad =
-                                xi.kind != Conversion::kString &&
-                                (std::isnan(v) ||
-                                 (mode != Mode::kCubic && (v < lowest || v > highest)));
+                            const bool bad = xi.kind != Conversion::kString &&
+                                             (std::isnan(v) || (mode != Mode::kCubic &&
+                                                                (v < lowest || v > highest)));
                             if (bad) {
                               mismatches.Add(where() + ": " + impl + " gave " + y->Describe(i) +
                                              ", NaN or outside X's range");
@@ -494,8 +492,8 @@ TEST_CASE("reflection of huge 1-D coordinates is exact", "[nonfinite]") {
             const double expected = 2 + 2 * q;
             const Results r = RunBoth(x, grid, o);
             ++checked;
-            const std::string what = Describe(DType::kFloat64, grid_dtype, o, x.shape()) +
-                                     ", g " + std::to_string(g);
+            const std::string what =
+                Describe(DType::kFloat64, grid_dtype, o, x.shape()) + ", g " + std::to_string(g);
             if (!r.fast_status.ok() || !r.ref_status.ok()) {
               mismatches.Add(what + ": failed");
               continue;

@@ -42,9 +42,8 @@ void TestForced(const PathCase& c, uint64_t seed) {
     for (size_t rank = 1; rank <= c.max_rank; ++rank) {
       for (DType dtype : c.dtypes) {
         for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
-          const int64_t channels = c.channels.empty()
-                                       ? 1 + static_cast<int64_t>(rng() % 20)
-                                       : c.channels[rng() % c.channels.size()];
+          const int64_t channels = c.channels.empty() ? 1 + static_cast<int64_t>(rng() % 20)
+                                                      : c.channels[rng() % c.channels.size()];
           std::vector<int64_t> input = {1 + static_cast<int64_t>(rng() % 2), channels};
           std::vector<int64_t> output;
           for (size_t a = 0; a < rank; ++a) {
@@ -79,32 +78,71 @@ constexpr Layout kLast = Layout::kChannelsLast;
 
 TEST_CASE("Every path, forced, equals the reference on every target", "[paths][simd]") {
   const PathCase cases[] = {
-      {SamplerPath::kGeneric, Mode::kLinear, kPairTypes, {DType::kFloat32, DType::kFloat64}, 1,
+      {SamplerPath::kGeneric, Mode::kLinear, kPairTypes, {DType::kFloat32, DType::kFloat64}, 1, 4},
+      {SamplerPath::kGeneric,
+       Mode::kCubic,
+       {DType::kFloat32, DType::kUInt8, DType::kInt16},
+       {DType::kFloat32},
+       1,
+       3},
+      {SamplerPath::kGeneric, Mode::kNearest, {DType::kFloat32, DType::kString}, kFloatGrids, 1, 4},
+      {SamplerPath::kNearestPlan,
+       Mode::kNearest,
+       {DType::kFloat32, DType::kInt64},
+       {DType::kFloat32},
+       1,
        4},
-      {SamplerPath::kGeneric, Mode::kCubic, {DType::kFloat32, DType::kUInt8, DType::kInt16},
-       {DType::kFloat32}, 1, 3},
-      {SamplerPath::kGeneric, Mode::kNearest, {DType::kFloat32, DType::kString}, kFloatGrids, 1,
-       4},
-      {SamplerPath::kNearestPlan, Mode::kNearest, {DType::kFloat32, DType::kInt64},
-       {DType::kFloat32}, 1, 4},
       {SamplerPath::kPairs, Mode::kLinear, kPairTypes, kFloatGrids, 2, 4},
-      {SamplerPath::kChannelsLast, Mode::kLinear,
-       {DType::kFloat32, DType::kFloat16, DType::kBFloat16}, kFloatGrids, 2, 4},
+      {SamplerPath::kChannelsLast,
+       Mode::kLinear,
+       {DType::kFloat32, DType::kFloat16, DType::kBFloat16},
+       kFloatGrids,
+       2,
+       4},
       {SamplerPath::kQuads, Mode::kCubic, {DType::kFloat32}, kFloatGrids, 4, 3},
       {SamplerPath::kChannelsLast, Mode::kCubic, {DType::kFloat32}, kFloatGrids, 4, 3},
       // Channels-last X: read as it is (8 and 16 channels of float32) or through a copy.
       {SamplerPath::kGeneric, Mode::kLinear, kPairTypes, kFloatGrids, 1, 4, kLast, {2, 3, 5}},
-      {SamplerPath::kGeneric, Mode::kCubic, {DType::kFloat32, DType::kUInt8}, kFloatGrids, 1, 3,
-       kLast, {2, 3, 5}},
-      {SamplerPath::kNearestPlan, Mode::kNearest, {DType::kFloat32, DType::kInt64},
-       {DType::kFloat32}, 1, 4, kLast, {2, 3, 5}},
-      {SamplerPath::kChannelsLast, Mode::kLinear,
-       {DType::kFloat32, DType::kFloat16, DType::kBFloat16}, kFloatGrids, 2, 4, kLast,
+      {SamplerPath::kGeneric,
+       Mode::kCubic,
+       {DType::kFloat32, DType::kUInt8},
+       kFloatGrids,
+       1,
+       3,
+       kLast,
+       {2, 3, 5}},
+      {SamplerPath::kNearestPlan,
+       Mode::kNearest,
+       {DType::kFloat32, DType::kInt64},
+       {DType::kFloat32},
+       1,
+       4,
+       kLast,
+       {2, 3, 5}},
+      {SamplerPath::kChannelsLast,
+       Mode::kLinear,
+       {DType::kFloat32, DType::kFloat16, DType::kBFloat16},
+       kFloatGrids,
+       2,
+       4,
+       kLast,
        {3, 8, 9, 16}},
-      {SamplerPath::kChannelsLast, Mode::kCubic, {DType::kFloat32}, kFloatGrids, 4, 3, kLast,
+      {SamplerPath::kChannelsLast,
+       Mode::kCubic,
+       {DType::kFloat32},
+       kFloatGrids,
+       4,
+       3,
+       kLast,
        {3, 8, 11}},
-      {SamplerPath::kPixelPairs, Mode::kLinear, {DType::kUInt8, DType::kFloat32}, kFloatGrids, 2,
-       4, kLast, {3, 4}},
+      {SamplerPath::kPixelPairs,
+       Mode::kLinear,
+       {DType::kUInt8, DType::kFloat32},
+       kFloatGrids,
+       2,
+       4,
+       kLast,
+       {3, 4}},
   };
   uint64_t seed = 1800;
   for (const PathCase& c : cases) {
@@ -114,8 +152,10 @@ TEST_CASE("Every path, forced, equals the reference on every target", "[paths][s
   }
 }
 
-TEST_CASE("The pair path, with and without AVX-512's gathers and streaming stores, equals the "
-          "reference", "[paths][simd]") {
+TEST_CASE(
+    "The pair path, with and without AVX-512's gathers and streaming stores, equals the "
+    "reference",
+    "[paths][simd]") {
   // The CPU's vendor chooses the gathers (HardwareGathersPay) and the output's size the
   // non-temporal stores: each way is forced here, so that all are tested on every AVX-512
   // machine (other targets have only the loads one by one, and plain stores off x86). The

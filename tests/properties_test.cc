@@ -30,7 +30,6 @@
 namespace gridsample {
 namespace {
 
-
 constexpr Mode kModes[] = {Mode::kLinear, Mode::kNearest, Mode::kCubic};
 constexpr Padding kPaddings[] = {Padding::kZeros, Padding::kBorder, Padding::kReflection};
 
@@ -100,14 +99,13 @@ Status Run(Impl impl, const Tensor<T>& x, const Tensor<T>& grid, const Options& 
     Options last = options;
     last.layout = Layout::kChannelsLast;
     Tensor<T> y_last;
-    const Status status =
-        Run(impl == Impl::kFastChannelsLast ? Impl::kFast : Impl::kReference,
-            Transposed(x, false), grid, last, &y_last);
+    const Status status = Run(impl == Impl::kFastChannelsLast ? Impl::kFast : Impl::kReference,
+                              Transposed(x, false), grid, last, &y_last);
     if (status.ok()) *y = Transposed(y_last, true);
     return status;
   }
-  Status status = OutputShape(x.shape.data(), x.shape.size(), grid.shape.data(),
-                              grid.shape.size(), &y->shape, options.layout);
+  Status status = OutputShape(x.shape.data(), x.shape.size(), grid.shape.data(), grid.shape.size(),
+                              &y->shape, options.layout);
   if (!status.ok()) return status;
   y->data.assign(static_cast<size_t>(Count(y->shape)), static_cast<T>(-777));
   const TensorView x_view{DTypeOf<T>::value, x.data.data(), x.shape.data(), x.shape.size()};
@@ -166,8 +164,8 @@ double UnnormaliseDouble(double g, int64_t s, bool align_corners) {
 // The grid coordinate that the identity grid gives output index i of an axis of size s.
 template <typename T>
 T IdentityCoordinate(int64_t i, int64_t s) {
-  return s == 1 ? T(0) : static_cast<T>(-1.0 + 2.0 * static_cast<double>(i) /
-                                                    static_cast<double>(s - 1));
+  return s == 1 ? T(0)
+                : static_cast<T>(-1.0 + 2.0 * static_cast<double>(i) / static_cast<double>(s - 1));
 }
 
 // Tolerances for values of magnitude <= 1 that went through an interpolation.
@@ -317,8 +315,8 @@ void CheckMirror() {
           REQUIRE(got.shape == want.shape);
           for (size_t i = 0; i < want.data.size(); ++i) {
             INFO("element " << i);
-            CHECK(std::abs(static_cast<double>(got.data[i]) -
-                           static_cast<double>(want.data[i])) <= 10 * Tolerance<T>());
+            CHECK(std::abs(static_cast<double>(got.data[i]) - static_cast<double>(want.data[i])) <=
+                  10 * Tolerance<T>());
           }
         }
       }
@@ -353,8 +351,8 @@ void CheckBounds() {
         grid.shape.push_back(static_cast<int64_t>(rank));
         for (int64_t i = 0; i < Count(grid.shape); ++i) {
           // Mostly near the image, sometimes far away.
-          const double g = UniformInt(rng, 0, 9) == 0 ? Uniform(rng, -1e4, 1e4)
-                                                      : Uniform(rng, -3, 3);
+          const double g =
+              UniformInt(rng, 0, 9) == 0 ? Uniform(rng, -1e4, 1e4) : Uniform(rng, -3, 3);
           grid.data.push_back(static_cast<T>(g));
         }
         Options options;
@@ -486,8 +484,7 @@ std::vector<double> FarValues(std::mt19937_64& rng) {
   } else {
     values = {1e6, -1e6, 1e300, -1e300, 1e30, -1e30, 123456789.125, -1e15 - 0.5};
     for (int i = 0; i < 4; ++i) {
-      const double v =
-          std::ldexp(Uniform(rng, 1, 2), static_cast<int>(UniformInt(rng, 20, 1000)));
+      const double v = std::ldexp(Uniform(rng, 1, 2), static_cast<int>(UniformInt(rng, 20, 1000)));
       values.push_back(i % 2 ? -v : v);
     }
   }
@@ -495,8 +492,8 @@ std::vector<double> FarValues(std::mt19937_64& rng) {
   // an odd number of reflections, where rounding before reflecting matters (align_corners=0).
   const int max_exponent = std::is_same<T, float>::value ? 20 : 40;
   for (int i = 0; i < 6; ++i) {
-    const double whole = std::ldexp(1.0, max_exponent) + static_cast<double>(UniformInt(
-                                                             rng, 0, (int64_t{1} << 20) - 1));
+    const double whole = std::ldexp(1.0, max_exponent) +
+                         static_cast<double>(UniformInt(rng, 0, (int64_t{1} << 20) - 1));
     const double v = whole + static_cast<double>(UniformInt(rng, 0, 7)) / 8;
     values.push_back(i % 2 ? -v : v);
   }
@@ -541,8 +538,8 @@ void CheckFar() {
               expected_grid.data.push_back(g);
               continue;
             }
-            const T g = static_cast<T>(far[static_cast<size_t>(
-                UniformInt(rng, 0, static_cast<int64_t>(far.size()) - 1))]);
+            const T g = static_cast<T>(
+                far[static_cast<size_t>(UniformInt(rng, 0, static_cast<int64_t>(far.size()) - 1))]);
             const double p = static_cast<double>(Unnormalise<T>(g, s, align_corners));
             REQUIRE(std::isfinite(p));
             double target;  // the unnormalised coordinate the far one must behave like
@@ -574,9 +571,8 @@ void CheckFar() {
           INFO(ImplName(impl));
           auto result = std::make_shared<Tensor<T>>();
           auto status = std::make_shared<Status>();
-          const bool prompt = FinishesWithin(kDeadlineSeconds, [=]() {
-            *status = Run(impl, x, grid, options, result.get());
-          });
+          const bool prompt = FinishesWithin(
+              kDeadlineSeconds, [=]() { *status = Run(impl, x, grid, options, result.get()); });
           INFO("a far coordinate took more than " << kDeadlineSeconds
                                                   << " s: reflection is not O(1)?");
           REQUIRE(prompt);
@@ -637,9 +633,8 @@ void CheckOverflow() {
             INFO(ImplName(impl));
             auto result = std::make_shared<Tensor<T>>();
             auto status = std::make_shared<Status>();
-            const bool prompt = FinishesWithin(kDeadlineSeconds, [=]() {
-              *status = Run(impl, x, grid, options, result.get());
-            });
+            const bool prompt = FinishesWithin(
+                kDeadlineSeconds, [=]() { *status = Run(impl, x, grid, options, result.get()); });
             REQUIRE(prompt);
             INFO(status->message());
             REQUIRE(status->ok());

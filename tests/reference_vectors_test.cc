@@ -87,8 +87,8 @@ TEST_CASE("Reference vectors cover every dtype, rank, mode, padding and alignmen
         if (!Generated(info, mode)) continue;
         for (const char* padding : kPaddings) {
           for (bool align_corners : {false, true}) {
-            INFO(info.name << " rank " << rank << " " << mode << " " << padding
-                           << " align_corners " << align_corners);
+            INFO(info.name << " rank " << rank << " " << mode << " " << padding << " align_corners "
+                           << align_corners);
             CHECK(seen[Key(info.dtype, rank, mode, padding, align_corners)] == 1);
           }
         }
@@ -154,8 +154,7 @@ TEST_CASE("Reference vectors: a wrong expected value fails its case, in every dt
     INFO(c.name << ": element " << last << " " << c.y.Describe(last) << " made "
                 << wrong.y.Describe(last));
     Mismatches mismatches;
-    CHECK(RunGoldenCase(wrong, CheckFor(wrong), &mismatches) ==
-          ImplementationsUnderTest().size());
+    CHECK(RunGoldenCase(wrong, CheckFor(wrong), &mismatches) == ImplementationsUnderTest().size());
     INFO(mismatches.Report());
     CHECK(mismatches.count() == ImplementationsUnderTest().size());
   }

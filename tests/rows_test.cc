@@ -17,8 +17,7 @@ void CheckRows() {
   std::mt19937 rng(3);
   std::uniform_real_distribution<T> dist(-4, 4);
   for (size_t count : {kRowBlock, 3 * kRowBlock}) {
-    AlignedRow<T> a = AllocateRow<T>(count), b = AllocateRow<T>(count),
-                  acc = AllocateRow<T>(count);
+    AlignedRow<T> a = AllocateRow<T>(count), b = AllocateRow<T>(count), acc = AllocateRow<T>(count);
     std::vector<T> expected_acc(count), expected_product(count);
     for (size_t i = 0; i < count; ++i) {
       a[i] = dist(rng);

@@ -33,7 +33,7 @@ GridSampleTester RandomCase(uint64_t seed) {
   const size_t rank = 1 + rng() % 4;
   const std::vector<int64_t> extents = {0, 1, 1, 2, 2, 3, 4, 5, 7};
   std::vector<int64_t> x_shape = {Pick<int64_t>(&rng, {0, 1, 1, 2}),
-                                 Pick<int64_t>(&rng, {0, 1, 2, 3})};
+                                  Pick<int64_t>(&rng, {0, 1, 2, 3})};
   std::vector<int64_t> out;
   for (size_t a = 0; a < rank; ++a) {
     // Mostly non-empty input axes: an empty one with a non-empty output is an error.
@@ -142,12 +142,10 @@ TEST_CASE("The channels-last path equals the reference", "[sampler][simd]") {
   struct Shape {
     std::vector<int64_t> input, output;
   };
-  const std::vector<Shape> shapes = {{{2, 17, 9, 13}, {10, 12}},
-                                     {{1, 16, 1, 20}, {1, 30}},
-                                     {{1, 100, 8, 8}, {9, 7}},
-                                     {{1, 33, 50, 60}, {45, 67}},
-                                     {{1, 9, 5, 30, 30}, {5, 30, 16}},
-                                     {{1, 8, 3, 4, 20, 20}, {3, 4, 20, 20}}};
+  const std::vector<Shape> shapes = {
+      {{2, 17, 9, 13}, {10, 12}},       {{1, 16, 1, 20}, {1, 30}},
+      {{1, 100, 8, 8}, {9, 7}},         {{1, 33, 50, 60}, {45, 67}},
+      {{1, 9, 5, 30, 30}, {5, 30, 16}}, {{1, 8, 3, 4, 20, 20}, {3, 4, 20, 20}}};
   const DType dtypes[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
   uint64_t seed = 900;
   test::ForEachTarget([&](int64_t) {
@@ -219,8 +217,7 @@ TEST_CASE("The channels-last path equals the pair and quad paths bit for bit", "
             for (size_t i = 0; i < in_plane; ++i) {
               x_plane.SetBits(i, x.Bits(static_cast<size_t>(c) * in_plane + i));
             }
-            REQUIRE(
-                GridSample(x_plane.view(), grid.view(), y_plane.mutable_view(), options).ok());
+            REQUIRE(GridSample(x_plane.view(), grid.view(), y_plane.mutable_view(), options).ok());
             size_t differing = 0;
             for (size_t i = 0; i < out_plane; ++i) {
               const uint64_t whole = y.Bits(static_cast<size_t>(c) * out_plane + i);
@@ -295,7 +292,8 @@ TEST_CASE("The cubic quad path equals the reference in 1-D, 2-D and 3-D", "[samp
   });
 }
 
-TEST_CASE("A cubic outer weight near 0 keeps its value and sign on every target", "[sampler][simd]") {
+TEST_CASE("A cubic outer weight near 0 keeps its value and sign on every target",
+          "[sampler][simd]") {
   // t = 1 - 2^-12 (found by the fuzzer): the outer tap's weight is A t^2 (1 - t) ≈ -4.47e-8, which
   // the expanded polynomial rounded to 0.
   const std::vector<float> x = {0, 0, 1, 0, 0, 0, 0};
@@ -308,10 +306,9 @@ TEST_CASE("A cubic outer weight near 0 keeps its value and sign on every target"
   test::ForEachTarget([&](int64_t target) {
     INFO("target " << hwy::TargetName(target));
     float y = 1;
-    const Status status =
-        GridSample(TensorView{DType::kFloat32, x.data(), x_shape, 3},
-                   TensorView{DType::kFloat32, grid.data(), grid_shape, 3},
-                   MutableTensorView{DType::kFloat32, &y, y_shape, 3}, options);
+    const Status status = GridSample(TensorView{DType::kFloat32, x.data(), x_shape, 3},
+                                     TensorView{DType::kFloat32, grid.data(), grid_shape, 3},
+                                     MutableTensorView{DType::kFloat32, &y, y_shape, 3}, options);
     REQUIRE(status.ok());
     CHECK(y == Approx(-4.46925696e-08).epsilon(1e-6));
   });

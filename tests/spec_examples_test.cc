@@ -43,12 +43,12 @@ constexpr float kGrid6x6[] = {
 };
 
 constexpr float kYGridsample[] = {
-    0.0f, 0.15f,  0.55f,  0.95f,  1.35f,  0.75f,  //
-    0.6f, 1.5f,   2.3f,   3.1f,   3.9f,   2.1f,   //
-    2.2f, 4.7f,   5.5f,   6.3f,   7.1f,   3.7f,   //
-    3.8f, 7.9f,   8.7f,   9.5f,   10.3f,  5.3f,   //
-    5.4f, 11.1f,  11.9f,  12.7f,  13.5f,  6.9f,   //
-    3.0f, 6.15f,  6.55f,  6.95f,  7.35f,  3.75f,
+    0.0f, 0.15f, 0.55f, 0.95f, 1.35f, 0.75f,  //
+    0.6f, 1.5f,  2.3f,  3.1f,  3.9f,  2.1f,   //
+    2.2f, 4.7f,  5.5f,  6.3f,  7.1f,  3.7f,   //
+    3.8f, 7.9f,  8.7f,  9.5f,  10.3f, 5.3f,   //
+    5.4f, 11.1f, 11.9f, 12.7f, 13.5f, 6.9f,   //
+    3.0f, 6.15f, 6.55f, 6.95f, 7.35f, 3.75f,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -95,7 +95,7 @@ constexpr float kYBilinear[] = {
 };
 
 constexpr float kYAlignCorners[] = {
-    0.0f, 1.25f, 2.0f, 2.5f,  //
+    0.0f, 1.25f, 2.0f,  2.5f,  //
     2.5f, 2.0f,  3.75f, 5.0f,
 };
 
@@ -122,8 +122,8 @@ AnyTensor Float32Tensor(std::vector<int64_t> shape, const float (&values)[kCount
 
 // One example; `mode` is spelled as the spec's node gives it (bilinear is also the opset-16
 // default of the nodes that set no mode).
-GoldenCase Example(const char* onnx_test, const char* mode, const char* padding,
-                   bool align_corners, AnyTensor x, AnyTensor grid, AnyTensor y) {
+GoldenCase Example(const char* onnx_test, const char* mode, const char* padding, bool align_corners,
+                   AnyTensor x, AnyTensor grid, AnyTensor y) {
   GoldenCase c;
   c.name = onnx_test;
   c.where = kSpecFile;
@@ -171,7 +171,7 @@ std::vector<std::string> ModeSpellings(const std::string& spec_mode) {
 
 TEST_CASE("ParseMode maps the opset-16 and opset-20 names to the same modes", "[spec]") {
   const std::pair<const char*, Mode> names[] = {
-      {"bilinear", Mode::kLinear}, {"linear", Mode::kLinear},  {"nearest", Mode::kNearest},
+      {"bilinear", Mode::kLinear}, {"linear", Mode::kLinear}, {"nearest", Mode::kNearest},
       {"bicubic", Mode::kCubic},   {"cubic", Mode::kCubic},
   };
   for (const auto& [name, expected] : names) {

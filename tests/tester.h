@@ -113,10 +113,10 @@ class GridSampleTester {
   std::string Describe() const {
     std::ostringstream out;
     out << "seed " << seed_ << ", " << LayoutName(layout_) << ", x " << DTypeName(x_dtype_)
-        << Shape(x_shape_) << " (as channels-first), grid "
-        << DTypeName(grid_dtype_) << " out" << Shape(out_spatial_) << " range " << grid_range_
-        << (special_ ? " +special" : "") << (special_input_ ? ", x +special" : "") << ", "
-        << OptionsText(options_) << ", threads " << options_.num_threads;
+        << Shape(x_shape_) << " (as channels-first), grid " << DTypeName(grid_dtype_) << " out"
+        << Shape(out_spatial_) << " range " << grid_range_ << (special_ ? " +special" : "")
+        << (special_input_ ? ", x +special" : "") << ", " << OptionsText(options_) << ", threads "
+        << options_.num_threads;
     return out.str();
   }
 
@@ -165,8 +165,8 @@ class GridSampleTester {
           // compute type holds them exactly).
           const double lo = info.digits <= 16 ? static_cast<double>(IntMin(info)) : -1e6;
           const double hi = info.digits <= 16 ? static_cast<double>(IntMax(info)) : 1e6;
-          x.Set(i, std::floor(std::uniform_real_distribution<double>(info.is_signed ? lo : 0,
-                                                                     hi)(*rng)));
+          x.Set(i, std::floor(
+                       std::uniform_real_distribution<double>(info.is_signed ? lo : 0, hi)(*rng)));
           break;
         }
         case Conversion::kBool:
@@ -181,8 +181,7 @@ class GridSampleTester {
         default: {
           const double specials[] = {std::nan(""), std::numeric_limits<double>::infinity(),
                                      -std::numeric_limits<double>::infinity()};
-          x.Set(i, special_input_ && (*rng)() % 6 == 0 ? specials[(*rng)() % 3]
-                                                        : Uniform(rng, 10));
+          x.Set(i, special_input_ && (*rng)() % 6 == 0 ? specials[(*rng)() % 3] : Uniform(rng, 10));
         }
       }
     }
@@ -195,8 +194,8 @@ class GridSampleTester {
     shape.push_back(static_cast<int64_t>(out_spatial_.size()));
     AnyTensor grid(grid_dtype_, shape);
     const double inf = std::numeric_limits<double>::infinity();
-    const double specials[] = {std::nan(""), inf, -inf, 1e30, -1e30, 1e6, -1e6, 0.0, 1.0,
-                               -1.0, 0.5, -0.5, 0.25, 1.5, -1.5, 3.0};
+    const double specials[] = {std::nan(""), inf,  -inf, 1e30, -1e30, 1e6, -1e6, 0.0,
+                               1.0,          -1.0, 0.5,  -0.5, 0.25,  1.5, -1.5, 3.0};
     for (size_t i = 0; i < grid.size(); ++i) {
       double v = Uniform(rng, grid_range_);
       if (special_ && (*rng)() % 5 == 0) v = specials[(*rng)() % std::size(specials)];
@@ -214,8 +213,9 @@ class GridSampleTester {
   // value against a finite one is still a mismatch.
   bool BothNonFinite(const AnyTensor& fast, const AnyTensor& ref, size_t i) const {
     const Conversion kind = fast.info().kind;
-    return special_input_ && (kind == Conversion::kFloat || kind == Conversion::kHalf ||
-                              kind == Conversion::kBFloat16) &&
+    return special_input_ &&
+           (kind == Conversion::kFloat || kind == Conversion::kHalf ||
+            kind == Conversion::kBFloat16) &&
            !std::isfinite(fast.Get(i)) && !std::isfinite(ref.Get(i));
   }
 

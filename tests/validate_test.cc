@@ -29,8 +29,7 @@ class HasWordMatcher : public Catch::MatcherBase<std::string> {
   explicit HasWordMatcher(std::string word) : word_(std::move(word)) {}
   bool match(const std::string& s) const override {
     auto is_word = [](char c) {
-      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-             c == '_';
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     };
     for (size_t at = s.find(word_); at != std::string::npos; at = s.find(word_, at + 1)) {
       const bool starts = at == 0 || !is_word(s[at - 1]) || !is_word(word_.front());
@@ -104,8 +103,7 @@ class Call {
     y = MutableTensorView{y_dtype, y_store_.data(), y_shape_.data(), y_shape_.size()};
   }
   // The common case: float32 everywhere.
-  Call(std::vector<int64_t> x_shape, std::vector<int64_t> grid_shape,
-       std::vector<int64_t> y_shape)
+  Call(std::vector<int64_t> x_shape, std::vector<int64_t> grid_shape, std::vector<int64_t> y_shape)
       : Call(DType::kFloat32, std::move(x_shape), DType::kFloat32, std::move(grid_shape),
              DType::kFloat32, std::move(y_shape)) {}
   Call(const Call&) = delete;
@@ -187,8 +185,7 @@ TEST_CASE("grid rank other than x's is an error naming grid and both ranks", "[v
   }
 }
 
-TEST_CASE("grid's last extent other than r is an error naming grid and both values",
-          "[validate]") {
+TEST_CASE("grid's last extent other than r is an error naming grid and both values", "[validate]") {
   struct Case {
     std::vector<int64_t> x, grid, y;
     int64_t r;
@@ -248,10 +245,9 @@ TEST_CASE("a negative extent is an error naming the tensor and the extent", "[va
   }
 }
 
-TEST_CASE("a y shape other than OutputShape's is an error naming y and both shapes",
-          "[validate]") {
-  const std::vector<std::vector<int64_t>> bad = {
-      {1, 1, 2}, {1, 2, 3}, {2, 1, 3}, {1, 1, 3, 1}, {1, 3}, {1, 1, 0}, {3, 1, 1}, {}};
+TEST_CASE("a y shape other than OutputShape's is an error naming y and both shapes", "[validate]") {
+  const std::vector<std::vector<int64_t>> bad = {{1, 1, 2}, {1, 2, 3}, {2, 1, 3}, {1, 1, 3, 1},
+                                                 {1, 3},    {1, 1, 0}, {3, 1, 1}, {}};
   for (const std::vector<int64_t>& y_shape : bad) {
     CAPTURE(ShapeText(y_shape));
     Call call({1, 1, 4}, {1, 3, 1}, y_shape);
@@ -279,8 +275,7 @@ TEST_CASE("a null shape pointer with rank > 0 is an error naming the tensor", "[
 // ---------------------------------------------------------------------------------------------
 // Types and options.
 
-TEST_CASE("a y dtype other than x's is a type mismatch naming y and both dtypes",
-          "[validate]") {
+TEST_CASE("a y dtype other than x's is a type mismatch naming y and both dtypes", "[validate]") {
   for (DType x_dtype : {DType::kFloat32, DType::kInt8, DType::kString, DType::kBool}) {
     for (const DTypeInfo& yi : AllDTypes()) {
       if (yi.dtype == x_dtype) continue;
@@ -328,8 +323,7 @@ TEST_CASE("a dtype value outside the enum is a type mismatch naming the tensor a
   }
 }
 
-TEST_CASE("mode and padding values outside their enums are errors naming them",
-          "[validate]") {
+TEST_CASE("mode and padding values outside their enums are errors naming them", "[validate]") {
   for (int v : {3, -1, 100}) {
     CAPTURE(v);
     {
@@ -353,8 +347,8 @@ TEST_CASE("a layout value outside its enum is an error naming it", "[validate]")
     call.ExpectError(StatusCode::kInvalidArgument, {"options.layout", std::to_string(v)});
     const std::vector<int64_t> x = {1, 1, 4}, grid = {1, 2, 1};
     std::vector<int64_t> y_shape;
-    const Status s = OutputShape(x.data(), x.size(), grid.data(), grid.size(), &y_shape,
-                                 static_cast<Layout>(v));
+    const Status s =
+        OutputShape(x.data(), x.size(), grid.data(), grid.size(), &y_shape, static_cast<Layout>(v));
     CHECK(s.code() == StatusCode::kInvalidArgument);
     CHECK_THAT(s.message(), HasWord("options.layout") && HasWord(std::to_string(v)));
   }
@@ -372,9 +366,9 @@ TEST_CASE("channels-last shape errors name the layout and its form", "[validate]
   }
   {  // Y in the channels-first form
     Call call({1, 5, 4, 3}, {1, 6, 7, 2}, {1, 3, 6, 7});
-    last(call).ExpectError(StatusCode::kInvalidArgument, {"y", "channels-last"},
-                           {ShapeText({1, 3, 6, 7}), ShapeText({1, 6, 7, 3}),
-                            "(N, D1_out, ..., Dr_out, C)"});
+    last(call).ExpectError(
+        StatusCode::kInvalidArgument, {"y", "channels-last"},
+        {ShapeText({1, 3, 6, 7}), ShapeText({1, 6, 7, 3}), "(N, D1_out, ..., Dr_out, C)"});
   }
   {  // an empty spatial axis: the first of X's middle extents
     Call call({1, 0, 4, 3}, {1, 6, 7, 2}, {1, 6, 7, 3});
@@ -390,8 +384,8 @@ TEST_CASE("channels-last shape errors name the layout and its form", "[validate]
 
 TEST_CASE("ParseLayout and LayoutName spell channels-first and channels-last", "[validate]") {
   for (Layout layout : {Layout::kChannelsFirst, Layout::kChannelsLast}) {
-    Layout parsed = layout == Layout::kChannelsFirst ? Layout::kChannelsLast
-                                                     : Layout::kChannelsFirst;
+    Layout parsed =
+        layout == Layout::kChannelsFirst ? Layout::kChannelsLast : Layout::kChannelsFirst;
     REQUIRE(ParseLayout(LayoutName(layout), &parsed).ok());
     CHECK(parsed == layout);
   }
@@ -494,18 +488,18 @@ TEST_CASE("zero-sized outputs are fine and write nothing", "[validate]") {
     std::vector<int64_t> x, grid;
   };
   const Case cases[] = {
-      {{0, 1, 4}, {0, 3, 1}},                // N = 0
-      {{1, 0, 4}, {1, 3, 1}},                // C = 0
-      {{1, 1, 4}, {1, 0, 1}},                // no output locations
-      {{1, 1, 0}, {1, 0, 1}},                // ... from an empty input
-      {{0, 0, 0}, {0, 0, 1}},                // everything empty
-      {{2, 3, 4, 5}, {2, 0, 6, 2}},          // 2-D, first output axis empty
-      {{2, 3, 4, 5}, {2, 6, 0, 2}},          // 2-D, last output axis empty
-      {{2, 0, 0, 5}, {2, 6, 7, 2}},          // 2-D, C = 0 with an empty input axis
-      {{1, 2, 3, 4, 5}, {1, 2, 0, 4, 3}},    // 3-D, middle output axis empty
-      {{1, 2, 0, 0, 0}, {1, 0, 0, 0, 3}},    // 3-D, all empty
-      {{0, 2, k2e40, 1}, {0, 1, 1, 2}},      // N = 0 beside a big (but fitting) plane
-      {{k2e40, 0, 4}, {k2e40, 0, 1}},        // big N, nothing to compute
+      {{0, 1, 4}, {0, 3, 1}},              // N = 0
+      {{1, 0, 4}, {1, 3, 1}},              // C = 0
+      {{1, 1, 4}, {1, 0, 1}},              // no output locations
+      {{1, 1, 0}, {1, 0, 1}},              // ... from an empty input
+      {{0, 0, 0}, {0, 0, 1}},              // everything empty
+      {{2, 3, 4, 5}, {2, 0, 6, 2}},        // 2-D, first output axis empty
+      {{2, 3, 4, 5}, {2, 6, 0, 2}},        // 2-D, last output axis empty
+      {{2, 0, 0, 5}, {2, 6, 7, 2}},        // 2-D, C = 0 with an empty input axis
+      {{1, 2, 3, 4, 5}, {1, 2, 0, 4, 3}},  // 3-D, middle output axis empty
+      {{1, 2, 0, 0, 0}, {1, 0, 0, 0, 3}},  // 3-D, all empty
+      {{0, 2, k2e40, 1}, {0, 1, 1, 2}},    // N = 0 beside a big (but fitting) plane
+      {{k2e40, 0, 4}, {k2e40, 0, 1}},      // big N, nothing to compute
   };
   for (const Case& c : cases) {
     std::vector<int64_t> y_shape;
@@ -543,8 +537,7 @@ TEST_CASE("zero-sized outputs are fine and write nothing", "[validate]") {
 // ---------------------------------------------------------------------------------------------
 // Sizes that overflow.
 
-TEST_CASE("element counts that overflow are kOutOfRange errors naming the tensor",
-          "[validate]") {
+TEST_CASE("element counts that overflow are kOutOfRange errors naming the tensor", "[validate]") {
   constexpr int64_t k2e31 = int64_t{1} << 31, k2e32 = int64_t{1} << 32;
   constexpr int64_t k2e62 = int64_t{1} << 62;
   struct Case {
@@ -565,22 +558,28 @@ TEST_CASE("element counts that overflow are kOutOfRange errors naming the tensor
       // 3 * 2^80 in x: wraps to a nonzero value.
       {{1, 3, k2e40, k2e40}, {1, 2, 2, 2}, {1, 3, 2, 2}, "x", std::to_string(k2e40), true},
       // 2^81 elements in grid.
-      {{1, 1, 2, 2}, {1, k2e40, k2e40, 2}, {1, 1, k2e40, k2e40}, "grid",
-       std::to_string(k2e40), true},
-      // x (2^42) and grid (2^41) fit, y = N * C * out = 2^80 does not.
-      {{1, k2e40, 2, 2}, {1, k2e40, 1, 2}, {1, k2e40, k2e40, 1}, "y", std::to_string(k2e40),
+      {{1, 1, 2, 2},
+       {1, k2e40, k2e40, 2},
+       {1, 1, k2e40, k2e40},
+       "grid",
+       std::to_string(k2e40),
        true},
+      // x (2^42) and grid (2^41) fit, y = N * C * out = 2^80 does not.
+      {{1, k2e40, 2, 2}, {1, k2e40, 1, 2}, {1, k2e40, k2e40, 1}, "y", std::to_string(k2e40), true},
       // 3 * 2^62 fits in uint64 but not in int64 / ptrdiff_t.
       {{1, 1, 3, k2e62}, {1, 1, 1, 2}, {1, 1, 1, 1}, "x", std::to_string(k2e62), true},
       // An empty spatial axis makes x and y empty, but the strides of the axes after it
       // (2^80, and 3 * 2^62 beyond int64) would still overflow.
-      {{1, 1, 0, k2e40, k2e40}, {1, 0, 1, 1, 3}, {1, 1, 0, 1, 1}, "x", std::to_string(k2e40),
-       true},
+      {{1, 1, 0, k2e40, k2e40}, {1, 0, 1, 1, 3}, {1, 1, 0, 1, 1}, "x", std::to_string(k2e40), true},
       {{0, 1, 0, 3, k2e62}, {0, 1, 1, 1, 3}, {0, 1, 1, 1, 1}, "x", std::to_string(k2e62), true},
       // 2^62 float32 elements fit as a count, not as bytes.
       {{1, 1, k2e31, k2e31}, {1, 1, 1, 2}, {1, 1, 1, 1}, "x", std::to_string(k2e62), false},
-      {{1, 1, 2, 2}, {1, k2e31, k2e31 / 2, 2}, {1, 1, k2e31, k2e31 / 2}, "grid",
-       std::to_string(k2e62), false},
+      {{1, 1, 2, 2},
+       {1, k2e31, k2e31 / 2, 2},
+       {1, 1, k2e31, k2e31 / 2},
+       "grid",
+       std::to_string(k2e62),
+       false},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name, ShapeText(c.x), ShapeText(c.grid), ShapeText(c.y));
@@ -641,8 +640,8 @@ TEST_CASE("OutputShape for channels-last X, ranks 1 to 4", "[validate]") {
     grid.push_back(static_cast<int64_t>(r));
     CAPTURE(r);
     std::vector<int64_t> y_shape;
-    const Status s = OutputShape(x.data(), x.size(), grid.data(), grid.size(), &y_shape,
-                                 Layout::kChannelsLast);
+    const Status s =
+        OutputShape(x.data(), x.size(), grid.data(), grid.size(), &y_shape, Layout::kChannelsLast);
     REQUIRE(s.ok());
     CHECK(y_shape == expected);
     if (r <= 3) {
@@ -721,17 +720,24 @@ TEST_CASE("ParseMode accepts the five ONNX names", "[validate]") {
 }
 
 TEST_CASE("ParseMode rejects other names naming mode and the value", "[validate]") {
-  const std::string_view bad[] = {"Linear",  "",         "bilinear ", " linear",
-                                  "LINEAR",  "trilinear", "near",     "bicubic\n",
-                                  "zeros",   "cubic ",   std::string_view("nearest\0", 8)};
+  const std::string_view bad[] = {"Linear",
+                                  "",
+                                  "bilinear ",
+                                  " linear",
+                                  "LINEAR",
+                                  "trilinear",
+                                  "near",
+                                  "bicubic\n",
+                                  "zeros",
+                                  "cubic ",
+                                  std::string_view("nearest\0", 8)};
   for (std::string_view name : bad) {
     CAPTURE(std::string(name));
     Mode mode = Mode::kCubic;
     const Status s = ParseMode(name, &mode);
     CHECK_FALSE(s.ok());
     CHECK(s.code() == StatusCode::kInvalidArgument);
-    CHECK_THAT(s.message(), HasWord("mode") &&
-                                Catch::Contains("\"" + std::string(name) + "\""));
+    CHECK_THAT(s.message(), HasWord("mode") && Catch::Contains("\"" + std::string(name) + "\""));
   }
 }
 
@@ -755,10 +761,17 @@ TEST_CASE("ParsePadding accepts the three ONNX names", "[validate]") {
   }
 }
 
-TEST_CASE("ParsePadding rejects other names naming the padding and the value",
-          "[validate]") {
-  const std::string_view bad[] = {"Zeros", "",        "zeros ", " border", "BORDER",
-                                  "zero",  "reflect", "mirror", "linear",  "reflection\t",
+TEST_CASE("ParsePadding rejects other names naming the padding and the value", "[validate]") {
+  const std::string_view bad[] = {"Zeros",
+                                  "",
+                                  "zeros ",
+                                  " border",
+                                  "BORDER",
+                                  "zero",
+                                  "reflect",
+                                  "mirror",
+                                  "linear",
+                                  "reflection\t",
                                   std::string_view("border\0", 7)};
   for (std::string_view name : bad) {
     CAPTURE(std::string(name));
@@ -766,8 +779,8 @@ TEST_CASE("ParsePadding rejects other names naming the padding and the value",
     const Status s = ParsePadding(name, &padding);
     CHECK_FALSE(s.ok());
     CHECK(s.code() == StatusCode::kInvalidArgument);
-    CHECK_THAT(s.message(), Catch::Contains("padding") &&
-                                Catch::Contains("\"" + std::string(name) + "\""));
+    CHECK_THAT(s.message(),
+               Catch::Contains("padding") && Catch::Contains("\"" + std::string(name) + "\""));
   }
 }
 

@@ -74,8 +74,15 @@ double Uniform(Rng* rng, double lo, double hi) {
 
 // Strings that exercise the JS <-> UTF-8 marshalling: empty, ASCII, escapes, non-ASCII (two-,
 // three- and four-byte UTF-8) and a space.
-const char* const kStrings[] = {"",  "a",         "grid",       "with space", "quote\"",
-                                "back\\slash", "tab\t", "\xce\xb1\xce\xb2", "\xe2\x82\xac",
+const char* const kStrings[] = {"",
+                                "a",
+                                "grid",
+                                "with space",
+                                "quote\"",
+                                "back\\slash",
+                                "tab\t",
+                                "\xce\xb1\xce\xb2",
+                                "\xe2\x82\xac",
                                 "\xf0\x9f\x98\x80"};
 
 // Random X values, per kind: a band of floats, the whole range of narrow integers, a band of
@@ -97,8 +104,8 @@ void FillX(Tensor* x, Mode mode, Rng* rng) {
       if (sizeof(S) <= 2 || mode == Mode::kNearest) {
         x->Put<S>(i, static_cast<S>((*rng)()));  // uniform over every bit pattern
       } else {
-        x->Put<S>(i, static_cast<S>(std::floor(Uniform(rng, std::is_signed<S>::value ? -1e6 : 0,
-                                                       1e6))));
+        x->Put<S>(
+            i, static_cast<S>(std::floor(Uniform(rng, std::is_signed<S>::value ? -1e6 : 0, 1e6))));
       }
     } else {
       x->Put<S>(i, FromCompute<D>(static_cast<typename T::Compute>(Uniform(rng, -10, 10))));
@@ -112,8 +119,8 @@ template <DType D>
 void FillGrid(Tensor* grid, Rng* rng) {
   using T = Traits<D>;
   const double inf = std::numeric_limits<double>::infinity();
-  const double specials[] = {std::nan(""), inf, -inf, 1e30, -1e30, 0.0, 1.0, -1.0, 0.5, -0.5,
-                             0.25, 1.5, -1.5, 3.0};
+  const double specials[] = {std::nan(""), inf, -inf, 1e30, -1e30, 0.0,  1.0,
+                             -1.0,         0.5, -0.5, 0.25, 1.5,   -1.5, 3.0};
   for (size_t i = 0; i < grid->count; ++i) {
     double v = Uniform(rng, -1.3, 1.3);
     if ((*rng)() % 5 == 0) v = specials[(*rng)() % std::size(specials)];
@@ -276,10 +283,9 @@ int Run(uint64_t seed) {
             if (status.ok()) {
               status = ReferenceGridSample(x.view(), grid.view(), y.mutable_view(), options);
             }
-            const std::string name = std::string(DTypeName(x_type)) + "_r" +
-                                     std::to_string(rank) + "_" + ModeName(mode) + "_" +
-                                     PaddingName(padding) + "_ac" + (align_corners ? "1" : "0") +
-                                     "_g" + DTypeName(grid_type);
+            const std::string name = std::string(DTypeName(x_type)) + "_r" + std::to_string(rank) +
+                                     "_" + ModeName(mode) + "_" + PaddingName(padding) + "_ac" +
+                                     (align_corners ? "1" : "0") + "_g" + DTypeName(grid_type);
             if (!status.ok()) {
               std::cerr << "gen_vectors: " << name << ": " << status.message() << "\n";
               return 1;

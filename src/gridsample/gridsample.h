@@ -245,8 +245,8 @@ Status GridSample(const T* x, const std::vector<int64_t>& x_shape, const G* grid
   static_assert(!std::is_same<T, bool>::value,
                 "std::vector<bool> is packed: pass bool tensors as bytes through the view API");
   std::vector<int64_t> shape;
-  Status status = OutputShape(x_shape.data(), x_shape.size(), grid_shape.data(),
-                              grid_shape.size(), &shape, options.layout);
+  Status status = OutputShape(x_shape.data(), x_shape.size(), grid_shape.data(), grid_shape.size(),
+                              &shape, options.layout);
   if (!status.ok()) return status;
   std::vector<T> out;
   status = internal::ResizeToShape("y", shape, &out);
@@ -276,10 +276,10 @@ Status AffineGrid(const T* theta, const std::vector<int64_t>& theta_shape,
   std::vector<T> out;
   status = internal::ResizeToShape("grid", shape, &out);
   if (!status.ok()) return status;
-  status = AffineGrid(
-      TensorView{DTypeOf<T>::value, theta, theta_shape.data(), theta_shape.size()}, size.data(),
-      size.size(),
-      MutableTensorView{DTypeOf<T>::value, out.data(), shape.data(), shape.size()}, options);
+  status = AffineGrid(TensorView{DTypeOf<T>::value, theta, theta_shape.data(), theta_shape.size()},
+                      size.data(), size.size(),
+                      MutableTensorView{DTypeOf<T>::value, out.data(), shape.data(), shape.size()},
+                      options);
   if (!status.ok()) return status;
   *grid = std::move(out);
   *grid_shape = std::move(shape);

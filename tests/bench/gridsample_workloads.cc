@@ -42,29 +42,29 @@ std::string WorkloadJson(const Workload& w, bool with_files) {
   char numbers[128];
   std::snprintf(numbers, sizeof(numbers), "\"scale\": %.17g, \"degrees\": %.17g, \"seed\": %llu",
                 w.scale, w.degrees, static_cast<unsigned long long>(w.seed));
-  std::string out = "    {\"id\": " + Quote(id) + ", \"description\": " + Quote(Description(w)) +
-                    ",\n     \"x\": {\"dtype\": " + Quote(DTypeName(w.x_dtype)) +
-                    ", \"shape\": " + ShapeJson(w.x_shape) + "},\n" +
-                    "     \"grid\": {\"dtype\": \"float32\", \"shape\": " +
-                    ShapeJson(w.grid_shape) + ", \"generator\": " +
-                    Quote(w.grid_kind == GridKind::kAffine ? "affine" : "uniform") + ", " +
-                    numbers + "},\n" + "     \"y\": {\"dtype\": " +
-                    Quote(DTypeName(w.x_dtype)) + ", \"shape\": " + ShapeJson(y_shape) +
-                    ", \"elements\": " + std::to_string(ElementCount(y_shape)) + "},\n" +
-                    "     \"mode\": " + Quote(ModeName(w.mode)) +
-                    ", \"padding_mode\": " + Quote(PaddingName(w.padding)) +
-                    ", \"align_corners\": " + (w.align_corners ? "1" : "0") +
-                    ", \"layout\": " + Quote(LayoutName(w.layout));
+  std::string out =
+      "    {\"id\": " + Quote(id) + ", \"description\": " + Quote(Description(w)) +
+      ",\n     \"x\": {\"dtype\": " + Quote(DTypeName(w.x_dtype)) +
+      ", \"shape\": " + ShapeJson(w.x_shape) + "},\n" +
+      "     \"grid\": {\"dtype\": \"float32\", \"shape\": " + ShapeJson(w.grid_shape) +
+      ", \"generator\": " + Quote(w.grid_kind == GridKind::kAffine ? "affine" : "uniform") + ", " +
+      numbers + "},\n" + "     \"y\": {\"dtype\": " + Quote(DTypeName(w.x_dtype)) +
+      ", \"shape\": " + ShapeJson(y_shape) +
+      ", \"elements\": " + std::to_string(ElementCount(y_shape)) + "},\n" +
+      "     \"mode\": " + Quote(ModeName(w.mode)) +
+      ", \"padding_mode\": " + Quote(PaddingName(w.padding)) +
+      ", \"align_corners\": " + (w.align_corners ? "1" : "0") +
+      ", \"layout\": " + Quote(LayoutName(w.layout));
   if (with_files) {
-    out += ",\n     \"files\": {\"x\": " + Quote(id + ".x.bin") + ", \"grid\": " +
-           Quote(id + ".grid.bin") + ", \"y\": " + Quote(id + ".y.bin") + "}";
+    out += ",\n     \"files\": {\"x\": " + Quote(id + ".x.bin") +
+           ", \"grid\": " + Quote(id + ".grid.bin") + ", \"y\": " + Quote(id + ".y.bin") + "}";
   }
   return out + "}";
 }
 
 std::string TableJson(bool with_files) {
-  std::string out = "{\n  \"hardware_threads\": " + std::to_string(HardwareThreads()) +
-                    ",\n  \"workloads\": [\n";
+  std::string out =
+      "{\n  \"hardware_threads\": " + std::to_string(HardwareThreads()) + ",\n  \"workloads\": [\n";
   const auto& workloads = Workloads();
   for (size_t i = 0; i < workloads.size(); ++i) {
     out += WorkloadJson(workloads[i], with_files) + (i + 1 < workloads.size() ? ",\n" : "\n");

@@ -23,13 +23,12 @@ int main() {
     }
   }
 
-  const float kExpected[36] = {
-      0.0f, 0.15f, 0.55f, 0.95f, 1.35f, 0.75f,  //
-      0.6f, 1.5f,  2.3f,  3.1f,  3.9f,  2.1f,   //
-      2.2f, 4.7f,  5.5f,  6.3f,  7.1f,  3.7f,   //
-      3.8f, 7.9f,  8.7f,  9.5f,  10.3f, 5.3f,   //
-      5.4f, 11.1f, 11.9f, 12.7f, 13.5f, 6.9f,   //
-      3.0f, 6.15f, 6.55f, 6.95f, 7.35f, 3.75f};
+  const float kExpected[36] = {0.0f, 0.15f, 0.55f, 0.95f, 1.35f, 0.75f,  //
+                               0.6f, 1.5f,  2.3f,  3.1f,  3.9f,  2.1f,   //
+                               2.2f, 4.7f,  5.5f,  6.3f,  7.1f,  3.7f,   //
+                               3.8f, 7.9f,  8.7f,  9.5f,  10.3f, 5.3f,   //
+                               5.4f, 11.1f, 11.9f, 12.7f, 13.5f, 6.9f,   //
+                               3.0f, 6.15f, 6.55f, 6.95f, 7.35f, 3.75f};
 
   gridsample::Options options;
   options.mode = gridsample::Mode::kLinear;
@@ -38,8 +37,8 @@ int main() {
 
   std::vector<int64_t> y_shape;
   std::vector<float> y;
-  const gridsample::Status status = gridsample::GridSample(
-      x.data(), {1, 1, 4, 4}, grid.data(), {1, 6, 6, 2}, &y_shape, &y, options);
+  const gridsample::Status status = gridsample::GridSample(x.data(), {1, 1, 4, 4}, grid.data(),
+                                                           {1, 6, 6, 2}, &y_shape, &y, options);
   if (!status.ok()) {
     std::fprintf(stderr, "find_package test: GridSample failed: %s\n", status.message().c_str());
     return 1;
@@ -51,8 +50,8 @@ int main() {
   int mismatches = 0;
   for (int i = 0; i < 36; ++i) {
     if (!(std::fabs(y[i] - kExpected[i]) <= 1e-4f)) {
-      std::fprintf(stderr, "find_package test: Y[%d][%d] = %g, expected %g\n", i / 6, i % 6,
-                   y[i], kExpected[i]);
+      std::fprintf(stderr, "find_package test: Y[%d][%d] = %g, expected %g\n", i / 6, i % 6, y[i],
+                   kExpected[i]);
       ++mismatches;
     }
   }

@@ -134,8 +134,7 @@ std::optional<int64_t> Count(const std::vector<int64_t>& shape, size_t element_s
   for (int64_t extent : shape) {
     if (extent < 0) return std::nullopt;
     empty = empty || extent == 0;
-    overflow = overflow || __builtin_mul_overflow(product, static_cast<uint64_t>(extent),
-                                                  &product);
+    overflow = overflow || __builtin_mul_overflow(product, static_cast<uint64_t>(extent), &product);
   }
   if (empty) return 0;
   const uint64_t max_bytes = static_cast<uint64_t>(std::numeric_limits<ptrdiff_t>::max());
@@ -244,8 +243,7 @@ E DecodeAttribute(Reader* in, const char* const (&names)[6], size_t known, Parse
   const Status s = parse(*name, &value);
   if (s.ok()) return value;
   // A refused name must say which attribute and quote the value back.
-  if (s.code() != StatusCode::kInvalidArgument ||
-      s.message().find(word) == std::string::npos ||
+  if (s.code() != StatusCode::kInvalidArgument || s.message().find(word) == std::string::npos ||
       s.message().find("\"" + *name + "\"") == std::string::npos) {
     Finding(*c, std::string("the refusal of ") + *text + " does not name " + word +
                     " and the value: \"" + s.message() + "\"");
@@ -337,18 +335,17 @@ Case Decode(Reader* in) {
   const uint8_t xb = in->Byte() % (all.size() + 2);
   c.x.dtype = xb < all.size() ? all[xb].dtype : static_cast<DType>(xb == all.size() ? 99 : -1);
   const uint8_t gb = in->Byte() % 6;
-  const DType grid_dtypes[6] = {DType::kFloat32, DType::kFloat64, DType::kFloat16,
-                                DType::kBFloat16, c.x.dtype,      static_cast<DType>(77)};
+  const DType grid_dtypes[6] = {DType::kFloat32,  DType::kFloat64, DType::kFloat16,
+                                DType::kBFloat16, c.x.dtype,       static_cast<DType>(77)};
   c.grid.dtype = grid_dtypes[gb];
   c.y.dtype = c.x.dtype;
 
   static const char* const kModeNames[6] = {"linear", "bilinear", "nearest",
                                             "cubic",  "bicubic",  "Linear"};
-  static const char* const kPaddingNames[6] = {"zeros", "border", "reflection", "reflect", "",
-                                               ""};
+  static const char* const kPaddingNames[6] = {"zeros", "border", "reflection", "reflect", "", ""};
   c.options.mode = DecodeAttribute<Mode>(in, kModeNames, 5, ParseMode, "mode", &c.mode_text, &c);
-  c.options.padding = DecodeAttribute<Padding>(in, kPaddingNames, 3, ParsePadding, "padding",
-                                               &c.padding_text, &c);
+  c.options.padding =
+      DecodeAttribute<Padding>(in, kPaddingNames, 3, ParsePadding, "padding", &c.padding_text, &c);
   const uint8_t flags = in->Byte();
   c.options.align_corners = flags & 1;
   const int threads[8] = {0, 1, 2, 3, 4, 8, 64, -1};
@@ -386,8 +383,8 @@ Case Decode(Reader* in) {
       }
       const int64_t y_count = n * channels * out_plane;
       if (n * channels * in_plane <= kMaxElements &&
-          n * out_plane * static_cast<int64_t>(c.rank) <= kMaxElements &&
-          y_count <= kMaxElements && y_count * combinations <= kMaxTaps) {
+          n * out_plane * static_cast<int64_t>(c.rank) <= kMaxElements && y_count <= kMaxElements &&
+          y_count * combinations <= kMaxTaps) {
         break;
       }
       --**std::max_element(extents.begin(), extents.end(),
@@ -528,8 +525,8 @@ double FillX(AnyTensor* x, size_t i, Reader* in, Random* random) {
       const char* kinds[4] = {"", "s", "a string long enough to live on the heap, not inline",
                               nullptr};
       const char* k = kinds[selector % 4];
-      x->SetString(i, k ? std::string(k) + std::to_string(random->Next() % 100)
-                        : in->Text(selector >> 5));
+      x->SetString(
+          i, k ? std::string(k) + std::to_string(random->Next() % 100) : in->Text(selector >> 5));
       return 0;
     }
     case Conversion::kBool:
@@ -570,8 +567,8 @@ double FillX(AnyTensor* x, size_t i, Reader* in, Random* random) {
       x->Set(i, bounded(x->Get(i)));
     }
   } else if (info.kind == Conversion::kComplex) {
-    x->SetComplex(i, {RealValue(selector, info.dtype, random),
-                      RealValue(selector >> 4, info.dtype, random)});
+    x->SetComplex(
+        i, {RealValue(selector, info.dtype, random), RealValue(selector >> 4, info.dtype, random)});
   } else {
     x->Set(i, RealValue(selector, info.dtype, random));
   }
@@ -642,8 +639,8 @@ void Run(const uint8_t* data, size_t size) {
   hwy::SetSupportedTargetsForTest(c.target);
   const Status fast = GridSample(c.x.view(), c.grid.view(), MutableView(c.y, &y_fast), c.options);
   hwy::SetSupportedTargetsForTest(0);
-  const Status ref = ReferenceGridSample(c.x.view(), c.grid.view(), MutableView(c.y, &y_ref),
-                                         c.options);
+  const Status ref =
+      ReferenceGridSample(c.x.view(), c.grid.view(), MutableView(c.y, &y_ref), c.options);
 
   if (Verbose()) {
     std::fprintf(stderr, "%s: %s\n", c.Describe().c_str(),
@@ -696,8 +693,8 @@ void Run(const uint8_t* data, size_t size) {
     const Status again = GridSample(c.x.view(), c.grid.view(), MutableView(c.y, &y_one), one);
     hwy::SetSupportedTargetsForTest(0);
     if (!again.ok() || !y_one.Identical(y_fast)) {
-      Finding(c, "num_threads 1 gives another result than " +
-                     std::to_string(c.options.num_threads));
+      Finding(c,
+              "num_threads 1 gives another result than " + std::to_string(c.options.num_threads));
     }
   }
 }
