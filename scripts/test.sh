@@ -2,7 +2,8 @@
 # `npm test`: every native check, stopping at the first failure.
 #   1. bootstrap     every stage's Debian packages in one apt-get run (scripts/bootstrap.sh), and
 #                    the npm devDependencies when missing (downloading while stages 2-5 build)
-#   2. release       Release build + its Catch2 suite through ctest
+#   2. format        clang-format --dry-run --Werror on the C++ of src/, bindings/ and tests/
+#   2b. release      Release build + its Catch2 suite through ctest
 #   3. aarch64       the same suite cross-built for 64-bit ARM ($BUILD_ROOT/aarch64) and run
 #                    under qemu-aarch64: the whole suite with NEON alone and with SVE at 512 bits,
 #                    the target-dependent suites ([simd]) with SVE at 128, 256 and 2048 bits, each
@@ -65,9 +66,10 @@ run_ctest() {
 
 stage bootstrap "Debian packages and the npm devDependencies"
 # Every stage's packages in one apt-get run: the aarch64 cross toolchain, qemu and Highway for
-# arm64; clang-14 and its sanitizer and libFuzzer runtimes; Emscripten and Chromium.
+# arm64; clang-14 and its sanitizer and libFuzzer runtimes; clang-format; Emscripten and
+# Chromium.
 # On an arm64 machine the native g++ is aarch64-linux-gnu-g++ already (and libhwy-dev native).
-packages=(qemu-user libhwy-dev:arm64 clang-14 libclang-rt-14-dev emscripten chromium)
+packages=(qemu-user libhwy-dev:arm64 clang-14 libclang-rt-14-dev clang-format-14 emscripten chromium)
 [ "$(dpkg --print-architecture)" = arm64 ] || packages+=(g++-aarch64-linux-gnu)
 bash scripts/bootstrap.sh "${packages[@]}"
 # The devDependencies (onnxruntime-web, playwright-core, typescript, vite) download while the
@@ -80,6 +82,13 @@ if ! npm ls --depth=0 onnxruntime-web playwright-core typescript vite >/dev/null
   npm_install=$!
 fi
 stage_done bootstrap
+
+stage format "the C++ of src/, bindings/ and tests/ as .clang-format has it"
+find src bindings tests -type f \( -name '*.cc' -o -name '*.h' -o -name '*.inc' \) -print0 |
+  xargs -0 clang-format-14 --dry-run --Werror
+echo "format: $(find src bindings tests -type f \( -name '*.cc' -o -name '*.h' -o -name '*.inc' \) |
+                wc -l) files as .clang-format has them"
+stage_done format
 
 stage release "build and test ($BUILD_ROOT/release)"
 bash scripts/build.sh release
