@@ -8,7 +8,8 @@
 #            the libFuzzer target (tests/fuzz; scripts/fuzz.sh runs it). The two share the
 #            library's objects, which carry libFuzzer's coverage hooks (fuzzer-no-link): one
 #            sanitizer build of the library, not two. -O1 is AddressSanitizer's advice and
-#            compiles in half the time of -O2; line tables are all its reports need.
+#            compiles far faster than -O2 (docs/benchmarks.md, "The test suite's time"); line
+#            tables are all the sanitizers' reports need.
 #   fuzz     the same build as asan (its fuzz target only).
 #   tsan     $BUILD_ROOT/tsan: RelWithDebInfo with -fsanitize=thread, only the concurrency tests.
 #   aarch64  $BUILD_ROOT/aarch64: Release, cross-built for 64-bit ARM with

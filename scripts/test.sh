@@ -69,7 +69,8 @@ stage bootstrap "Debian packages and the npm devDependencies"
 # arm64; clang-14 and its sanitizer and libFuzzer runtimes; clang-format; Emscripten and
 # Chromium.
 # On an arm64 machine the native g++ is aarch64-linux-gnu-g++ already (and libhwy-dev native).
-packages=(qemu-user libhwy-dev:arm64 clang-14 libclang-rt-14-dev clang-format-14 emscripten chromium)
+packages=(qemu-user libhwy-dev:arm64 clang-14 libclang-rt-14-dev clang-format-14 emscripten
+          chromium)
 [ "$(dpkg --print-architecture)" = arm64 ] || packages+=(g++-aarch64-linux-gnu)
 bash scripts/bootstrap.sh "${packages[@]}"
 # The devDependencies (onnxruntime-web, playwright-core, typescript, vite) download while the
