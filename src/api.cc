@@ -33,6 +33,19 @@ size_t DTypeSize(DType dtype) {
   return 0;
 }
 
+namespace {
+
+// "a, b or c": the names an error message expects.
+std::string OneOf(const std::vector<std::string>& names) {
+  std::string text = names[0];
+  for (size_t i = 1; i < names.size(); ++i) {
+    text += (i + 1 == names.size() ? " or " : ", ") + names[i];
+  }
+  return text;
+}
+
+}  // namespace
+
 const char* ModeName(Mode mode) {
   switch (mode) {
 #define GRIDSAMPLE_MODE(Enum, name, alias, taps) \
@@ -45,12 +58,10 @@ const char* ModeName(Mode mode) {
 
 const char* PaddingName(Padding padding) {
   switch (padding) {
-    case Padding::kZeros:
-      return "zeros";
-    case Padding::kBorder:
-      return "border";
-    case Padding::kReflection:
-      return "reflection";
+#define GRIDSAMPLE_PADDING(Enum, name) \
+  case Padding::k##Enum:               \
+    return name;
+#include "gridsample/paddings.inc"
   }
   return "unknown";
 }
@@ -94,27 +105,23 @@ Status ParseMode(std::string_view onnx_name, Mode* mode) {
 #define GRIDSAMPLE_MODE(Enum, name, alias, taps) \
   if (*alias != '\0') known.push_back(alias);
 #include "gridsample/modes.inc"
-  std::string expected = known[0];
-  for (size_t i = 1; i < known.size(); ++i) {
-    expected += (i + 1 == known.size() ? " or " : ", ") + known[i];
-  }
   return Status(StatusCode::kInvalidArgument,
-                "mode: unknown value \"" + std::string(onnx_name) + "\"; expected " + expected);
+                "mode: unknown value \"" + std::string(onnx_name) + "\"; expected " + OneOf(known));
 }
 
 Status ParsePadding(std::string_view onnx_name, Padding* padding) {
-  if (onnx_name == "zeros") {
-    *padding = Padding::kZeros;
-  } else if (onnx_name == "border") {
-    *padding = Padding::kBorder;
-  } else if (onnx_name == "reflection") {
-    *padding = Padding::kReflection;
-  } else {
-    return Status(StatusCode::kInvalidArgument, "padding_mode: unknown value \"" +
-                                                    std::string(onnx_name) +
-                                                    "\"; expected zeros, border or reflection");
+#define GRIDSAMPLE_PADDING(Enum, name) \
+  if (onnx_name == name) {             \
+    *padding = Padding::k##Enum;       \
+    return Status::Ok();               \
   }
-  return Status::Ok();
+#include "gridsample/paddings.inc"
+  std::vector<std::string> known;
+#define GRIDSAMPLE_PADDING(Enum, name) known.push_back(name);
+#include "gridsample/paddings.inc"
+  return Status(
+      StatusCode::kInvalidArgument,
+      "padding_mode: unknown value \"" + std::string(onnx_name) + "\"; expected " + OneOf(known));
 }
 
 Status ParseLayout(std::string_view name, Layout* layout) {

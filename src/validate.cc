@@ -262,8 +262,10 @@ Status Validate(const TensorView& x, const TensorView& grid, const MutableTensor
     return Invalid("options.mode: value " + std::to_string(static_cast<int>(options.mode)) +
                    " is not a gridsample::Mode");
   }
-  if (options.padding != Padding::kZeros && options.padding != Padding::kBorder &&
-      options.padding != Padding::kReflection) {
+  bool known_padding = false;
+#define GRIDSAMPLE_PADDING(Enum, name) known_padding |= options.padding == Padding::k##Enum;
+#include "gridsample/paddings.inc"
+  if (!known_padding) {
     return Invalid("options.padding: value " + std::to_string(static_cast<int>(options.padding)) +
                    " is not a gridsample::Padding");
   }

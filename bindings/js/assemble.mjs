@@ -117,8 +117,9 @@ function coreToCommonJs(core) {
   return `'use strict';\n${text}\nmodule.exports = { ${names.join(', ')} };\n`;
 }
 
-// The core's registries (src/gridsample/dtypes.inc, modes.inc), which the types and the core's
-// tables are written from: a type or mode added there reaches the package with no edit here.
+// The core's registries (src/gridsample/dtypes.inc, modes.inc, paddings.inc), which the types
+// and the core's tables are written from: a type, mode or padding added there reaches the
+// package with no edit here.
 function readRegistries() {
   const entries = (file, pattern) => {
     const inc = fs.readFileSync(path.join(here, '..', '..', 'src', 'gridsample', file), 'utf8');
@@ -141,7 +142,9 @@ function readRegistries() {
   }
   const modes = entries('modes.inc', /^GRIDSAMPLE_MODE\(\w+, "(\w+)", "(\w*)",/gm)
       .flatMap((match) => match.slice(1).filter(Boolean));
-  return { dtypes: dtypes.map(({ name }) => name), modes, arraysOfType, typeOfArray };
+  const paddings = entries('paddings.inc', /^GRIDSAMPLE_PADDING\(\w+, "(\w+)"\)/gm)
+      .map(([, name]) => name);
+  return { dtypes: dtypes.map(({ name }) => name), modes, paddings, arraysOfType, typeOfArray };
 }
 
 // Replaces the marks `/* @registry NAME */ PLACEHOLDER` of `text` with registries[NAME] as

@@ -69,7 +69,7 @@ export interface GridSampleOptions {
    */
   mode?: /* @registry modes */ 'linear' | 'nearest' | 'cubic' | 'bilinear' | 'bicubic';
   /** Default 'zeros'. */
-  paddingMode?: 'zeros' | 'border' | 'reflection';
+  paddingMode?: /* @registry paddings */ 'zeros' | 'border' | 'reflection';
   /** Default false. */
   alignCorners?: boolean | 0 | 1;
   /**

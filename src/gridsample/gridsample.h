@@ -56,8 +56,11 @@ enum class Mode {
 #include "gridsample/modes.inc"
 };
 
-// How taps outside the input are resolved.
-enum class Padding { kZeros, kBorder, kReflection };
+// How taps outside the input are resolved (the registry paddings.inc).
+enum class Padding {
+#define GRIDSAMPLE_PADDING(Enum, name) k##Enum,
+#include "gridsample/paddings.inc"
+};
 
 // Where the channels sit in X and Y (the grid is the same in both layouts).
 enum class Layout {
