@@ -6,7 +6,6 @@
 #include "convert.h"
 #include "gridsample/gridsample.h"
 #include "sampler.h"
-#include "thread_pool.h"
 #include "validate.h"
 
 namespace gridsample {
@@ -140,15 +139,7 @@ Status GridSample(const TensorView& x, const TensorView& grid, const MutableTens
   Problem problem;
   Status status = Validate(x, grid, y, options, &problem);
   if (!status.ok()) return status;
-  // More threads than the hardware has finish no sooner (ParallelFor caps them), but the
-  // sampler would size per-thread scratch for all of them: num_threads = 1 << 20 took 13
-  // times the memory of the default on a 512K-element output.
-  Options run = options;
-  const size_t hardware = HardwareThreads();
-  if (run.num_threads == 0 || static_cast<size_t>(run.num_threads) > hardware) {
-    run.num_threads = static_cast<int>(hardware);
-  }
-  return RunSampler(problem, x, grid, y, run);
+  return RunSampler(problem, x, grid, y, options);
 }
 
 }  // namespace gridsample

@@ -656,14 +656,13 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
   }
 
   const double work = static_cast<double>(p.y_count) * static_cast<double>(combinations);
-  size_t threads =
-      options.num_threads == 0 ? HardwareThreads() : static_cast<size_t>(options.num_threads);
+  size_t threads = ThreadsForCall(options.num_threads);
   if (work < Tuning::kParallelThreshold) threads = 1;
   // On the generic and nearest paths, whose tiles read every input plane, threads split the
   // channels rather than the locations where there are enough of them (kChannelBlocks).
   if (!IsWindowPath(choice.path) && threads > 1 &&
       static_cast<size_t>(p.channels) >= Tuning::kChannelBlocks * threads) {
-    choice.channel_blocks = std::min(threads, HardwareThreads());
+    choice.channel_blocks = threads;
   }
   // Tiles as large as the plan budget allows, but small enough that every thread gets a few
   // (a batch of one image must still spread over the threads).

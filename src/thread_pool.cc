@@ -37,6 +37,13 @@ size_t HardwareThreads() {
 #endif
 }
 
+size_t ThreadsForCall(int requested) {
+  const size_t hardware = HardwareThreads();
+  return requested <= 0 || static_cast<size_t>(requested) > hardware
+             ? hardware
+             : static_cast<size_t>(requested);
+}
+
 namespace {
 
 std::atomic<size_t> items_taken_by_pool{0};

@@ -11,6 +11,13 @@ namespace gridsample {
 // build those StartPool started (1 before it, and in a build without threads).
 size_t HardwareThreads();
 
+// The threads a call asking for Options::num_threads = `requested` (0 or more) runs on:
+// HardwareThreads() for 0 and for any count above it, else `requested`. The one place a call's
+// count is capped: more threads than the hardware has finish no sooner, and the sampler sizes
+// scratch for each, so a huge num_threads would only cost memory. (ParallelFor bounds its own
+// threads by the pool's too.)
+size_t ThreadsForCall(int requested);
+
 // The WebAssembly build's pool, whose threads are Web Workers: starts it with `threads` - 1
 // helper threads (the caller of ParallelFor is the other one) unless it has started already,
 // and returns HardwareThreads() once they all run. The package's init() calls it once

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <thread>
 #include <vector>
 
@@ -21,6 +22,15 @@ void CheckParallelFor(size_t items, size_t threads) {
   });
   for (size_t i = 0; i < items; ++i) CHECK(runs[i].load() == 1);
   CHECK(worker_in_range);
+}
+
+TEST_CASE("A call runs on the threads it asks for, at most the hardware's", "[thread_pool]") {
+  const size_t hardware = HardwareThreads();
+  CHECK(ThreadsForCall(0) == hardware);
+  CHECK(ThreadsForCall(1) == 1);
+  CHECK(ThreadsForCall(static_cast<int>(hardware)) == hardware);
+  CHECK(ThreadsForCall(static_cast<int>(hardware) + 1) == hardware);
+  CHECK(ThreadsForCall(std::numeric_limits<int>::max()) == hardware);
 }
 
 TEST_CASE("ParallelFor runs every item exactly once", "[thread_pool]") {
