@@ -85,10 +85,10 @@ fi
 stage_done bootstrap
 
 stage format "the C++ of src/, bindings/ and tests/ as .clang-format has it"
-find src bindings tests -type f \( -name '*.cc' -o -name '*.h' -o -name '*.inc' \) -print0 |
-  xargs -0 clang-format-14 --dry-run --Werror
-echo "format: $(find src bindings tests -type f \( -name '*.cc' -o -name '*.h' -o -name '*.inc' \) |
-                wc -l) files as .clang-format has them"
+mapfile -d '' cxx < <(find src bindings tests -type f \
+                         \( -name '*.cc' -o -name '*.h' -o -name '*.inc' \) -print0)
+clang-format-14 --dry-run --Werror "${cxx[@]}"
+echo "format: ${#cxx[@]} files as .clang-format has them"
 stage_done format
 
 stage release "build and test ($BUILD_ROOT/release)"
