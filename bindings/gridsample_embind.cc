@@ -26,6 +26,7 @@
 #include <tuple>
 #include <vector>
 
+#include "call_thread.h"
 #include "gridsample/gridsample.h"
 #include "thread_pool.h"
 
@@ -160,7 +161,7 @@ int StartThreads(int threads) {
   return static_cast<int>(StartPool(static_cast<size_t>(std::max(threads, 1))));
 }
 
-// Starts the call thread (thread_pool.h) on the worker Emscripten loaded for it; false if it
+// Starts the call thread (call_thread.h) on the worker Emscripten loaded for it; false if it
 // cannot start.
 bool StartCallThreadJs() { return StartCallThread(); }
 
@@ -180,7 +181,7 @@ int GridSampleJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr
   });
 }
 
-// kCall on the call thread (thread_pool.h): Start takes kCall's arguments and returns at once;
+// kCall on the call thread (call_thread.h): Start takes kCall's arguments and returns at once;
 // FinishOnCallThread waits for the call and returns its code. Meanwhile the wrapper allocates a
 // fresh output and touches its pages. Without the call thread, Start runs the call itself.
 template <auto kCall, class = decltype(kCall)>

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -11,6 +10,8 @@
 #include <new>
 #include <thread>
 #include <vector>
+
+#include "spin.h"
 
 #if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
 #define GRIDSAMPLE_NO_THREADS 1
@@ -47,35 +48,6 @@ size_t ThreadsForCall(int requested) {
 namespace {
 
 std::atomic<size_t> items_taken_by_pool{0};
-
-// How long a thread spins on an atomic before it sleeps on a condition variable, both a worker
-// awaiting the next job and a caller awaiting its job's last items. Waking a sleeping thread
-// costs tens of microseconds (more in a virtual machine, where the wake-up interrupts the
-// hypervisor), as much as a call's whole share of work on mid-sized images: W1 gained nothing
-// from a second thread while its two calls into the pool slept and woke (docs/benchmarks.md).
-constexpr std::chrono::microseconds kSpin{200};
-
-// A hint that this thread spins: the core's other hyperthread, if any, runs meanwhile.
-inline void CpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
-
-// Spins until ready() or `spin` has passed; returns ready().
-template <class Ready>
-bool SpinUntil(Ready ready, std::chrono::microseconds spin = kSpin) {
-  const auto deadline = std::chrono::steady_clock::now() + spin;
-  for (;;) {
-    for (int i = 0; i < 64; ++i) {
-      if (ready()) return true;
-      CpuRelax();
-    }
-    if (std::chrono::steady_clock::now() >= deadline) return ready();
-  }
-}
 
 // One ParallelFor call. Each worker first claims items one at a time from its own share, a
 // contiguous range of them, then from the others' shares, so that threads that join late or
@@ -231,106 +203,7 @@ Pool& SharedPool() {
   return pool;
 }
 
-// StartCallThread's thread. Handing a call over and waiting for it spin before they sleep, as
-// the pool's threads do, since a call's own work may take less than a wake-up.
-class CallThread {
- public:
-  // How long Collect spins: its caller waits for the call and does nothing else, and waking
-  // it would add tens of microseconds to every call.
-  static constexpr std::chrono::microseconds kCollectSpin{20000};
-
-  CallThread() {
-    thread_ = std::thread([this] { Loop(); });
-    std::unique_lock<std::mutex> lock(mutex_);
-    wake_.wait(lock, [&] { return running_; });  // as Pool: returns once the thread runs
-  }
-  ~CallThread() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
-    }
-    wake_.notify_all();
-    thread_.join();
-  }
-
-  void Submit(int (*call)(void*), void* context) {
-    bool sleepers;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      call_ = call;
-      context_ = context;
-      state_.store(kPending, std::memory_order_release);
-      sleepers = sleeping_ > 0;
-    }
-    if (sleepers) wake_.notify_all();
-  }
-
-  int Collect() {
-    if (!SpinUntil([this] { return state_.load(std::memory_order_acquire) == kDone; },
-                   kCollectSpin)) {
-      std::unique_lock<std::mutex> lock(mutex_);
-      ++sleeping_;
-      wake_.wait(lock, [this] { return state_.load(std::memory_order_relaxed) == kDone; });
-      --sleeping_;
-    }
-    state_.store(kIdle, std::memory_order_relaxed);
-    return result_;
-  }
-
- private:
-  enum State { kIdle, kPending, kDone };
-
-  void Loop() {
-    // The C++ runtime keeps each thread's exception state on the heap from the first exception
-    // the thread throws (a call that runs out of memory throws std::bad_alloc): taken now, as
-    // the thread starts, so that such a call later leaves the heap as it found it.
-    try {
-      throw std::bad_alloc();
-    } catch (const std::bad_alloc&) {
-    }
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      running_ = true;
-    }
-    wake_.notify_all();
-    for (;;) {
-      SpinUntil([this] { return state_.load(std::memory_order_acquire) == kPending; });
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        ++sleeping_;
-        wake_.wait(lock,
-                   [this] { return stop_ || state_.load(std::memory_order_relaxed) == kPending; });
-        --sleeping_;
-        if (stop_) return;
-      }
-      result_ = call_(context_);
-      bool sleepers;
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        state_.store(kDone, std::memory_order_release);
-        sleepers = sleeping_ > 0;
-      }
-      if (sleepers) wake_.notify_all();
-    }
-  }
-
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::atomic<int> state_{kIdle};
-  int (*call_)(void*) = nullptr;
-  void* context_ = nullptr;
-  int result_ = 0;
-  bool running_ = false;
-  bool stop_ = false;
-  size_t sleeping_ = 0;  // threads waiting on wake_
-  std::thread thread_;
-};
-
-std::mutex call_thread_mutex;
-std::unique_ptr<CallThread> call_thread_owner;
-std::atomic<CallThread*> call_thread{nullptr};  // set once, by StartCallThread
 #endif
-int inline_result = 0;  // SubmitCall's result where no call thread runs
 
 }  // namespace
 
@@ -350,42 +223,6 @@ size_t StartPool(size_t threads) {
   (void)threads;
 #endif
   return HardwareThreads();
-}
-
-bool StartCallThread() {
-#ifndef GRIDSAMPLE_NO_THREADS
-  std::lock_guard<std::mutex> lock(call_thread_mutex);
-  if (call_thread_owner == nullptr) {
-    try {
-      call_thread_owner = std::make_unique<CallThread>();
-    } catch (const std::exception&) {  // std::system_error, std::bad_alloc
-      return false;
-    }
-    call_thread.store(call_thread_owner.get(), std::memory_order_release);
-  }
-  return true;
-#else
-  return false;
-#endif
-}
-
-void SubmitCall(int (*call)(void* context), void* context) {
-#ifndef GRIDSAMPLE_NO_THREADS
-  if (CallThread* thread = call_thread.load(std::memory_order_acquire)) {
-    thread->Submit(call, context);
-    return;
-  }
-#endif
-  inline_result = call(context);
-}
-
-int CollectCall() {
-#ifndef GRIDSAMPLE_NO_THREADS
-  if (CallThread* thread = call_thread.load(std::memory_order_acquire)) {
-    return thread->Collect();
-  }
-#endif
-  return inline_result;
 }
 
 size_t ItemsTakenByPool() { return items_taken_by_pool.load(std::memory_order_relaxed); }

@@ -36,17 +36,6 @@ size_t StartPool(size_t threads);
 void ParallelFor(size_t items, size_t threads,
                  const std::function<void(size_t item, size_t worker)>& fn);
 
-// The call thread: one more thread, which runs one call at a time for a caller that meanwhile
-// does work of its own (the WebAssembly package's wrapper allocates a fresh output and touches
-// its pages while the call samples). StartCallThread starts it once and says whether it runs
-// (false in builds without threads, or if it cannot start). SubmitCall hands call(context)
-// over and returns at once, or runs it itself where the call thread does not run;
-// CollectCall waits until it has run and returns its result. One call at a time: each
-// SubmitCall is followed by its CollectCall before the next.
-bool StartCallThread();
-void SubmitCall(int (*call)(void* context), void* context);
-int CollectCall();
-
 // Items the pool's own threads have taken so far, over all ParallelFor calls (not those the
 // callers ran): for tests that must know the threads did work.
 size_t ItemsTakenByPool();

@@ -71,28 +71,5 @@ TEST_CASE("ParallelFor is safe from several threads at once", "[thread_pool]") {
   CHECK(failures.load() == 0);
 }
 
-TEST_CASE("The call thread runs each call handed to it, awake or asleep", "[thread_pool]") {
-  REQUIRE(StartCallThread());
-  REQUIRE(StartCallThread());  // once: a second start keeps the thread
-  struct Context {
-    int value;
-    std::thread::id ran_on;
-  } context{0, {}};
-  for (int i = 0; i < 200; ++i) {
-    // Every tenth call comes after the thread has given up spinning and sleeps.
-    if (i % 10 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    context.value = i;
-    SubmitCall(
-        [](void* p) {
-          auto* c = static_cast<Context*>(p);
-          c->ran_on = std::this_thread::get_id();
-          return 2 * c->value + 1;
-        },
-        &context);
-    CHECK(CollectCall() == 2 * i + 1);
-    CHECK(context.ran_on != std::this_thread::get_id());
-  }
-}
-
 }  // namespace
 }  // namespace gridsample
