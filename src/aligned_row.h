@@ -16,6 +16,9 @@ inline constexpr size_t kRowBlock = 64;
 // Rows handed to the kernels start at this alignment (the widest vector: SVE's 2048 bits).
 inline constexpr size_t kRowAlignment = 256;
 
+// n rounded up to a multiple of `block`.
+constexpr size_t RoundUp(size_t n, size_t block) { return (n + block - 1) / block * block; }
+
 struct AlignedDelete {
   void operator()(void* p) const { ::operator delete[](p, std::align_val_t(kRowAlignment)); }
 };

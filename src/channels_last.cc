@@ -1,13 +1,16 @@
 // The channels-last path's per-target entry points (channels_last.h): the copy to
 // channels-last and the driver over blocks of locations and chunks of channels, on the kernels
 // of channels_last-inl.h. Compiled once per target by foreach_target.h; the HWY_ONCE block at
-// the end owns the dispatch.
+// the end owns the dispatch and the path's conditions (path_choice.h).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "channels_last.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "aligned_row.h"
 #include "channels_last.h"
 #include "channels_last-inl.h"
+#include "cubic_quads.h"
+#include "path_choice.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -105,6 +108,63 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 namespace gridsample {
+
+namespace {
+
+// When the path pays against the pair and quad paths on planar X (docs/benchmarks.md).
+struct Tuning {
+  // It needs this many channels (fewer leave its per-location work, a broadcast weight per
+  // tap, shared by too few) and 2 to 4 axes (1-D gathers are too cheap to beat) and an output
+  // at least half the input (the copy reads all of it). Then linear sampling pays with at
+  // least kWidth channels times rows per location (the pair path's scalar loads are cheap
+  // below) and input planes past kPlane elements unless 2-D (smaller ones stay in L1 for the
+  // pair path); cubic sampling pays in 2-D, and in 3-D from kCubic3D channels (64 taps a
+  // location: the quad path's loads stay cheaper).
+  static constexpr size_t kChannels = 8;
+  static constexpr size_t kWidth = 32;
+  static constexpr size_t kPlane = 4096;
+  static constexpr size_t kCubic3D = 12;
+  // The path prefetches each block's output lines before it transposes its sums into them
+  // when one batch item's output passes this many bytes: the lines of a larger output are
+  // mostly not in L2, and each store would wait for its own; a smaller one stays in L2 between
+  // calls, where the prefetches only cost.
+  static constexpr size_t kPrefetchOutput = size_t{1} << 20;
+};
+
+// Float32 channels-last X whose pixels fill whole blocks of kChannelPad is read as it is.
+bool ReadsXDirectly(const PathQuery& q) {
+  return q.channels_last && q.types.float32_x && q.channels % kChannelPad == 0;
+}
+
+size_t PaddedChannels(const PathQuery& q) {
+  return ReadsXDirectly(q) ? q.channels : RoundUp(q.channels, kChannelPad);
+}
+
+}  // namespace
+
+bool ChannelsLastFits(const PathQuery& q) {
+  return q.types.channels_last && (LinearPairsFit(q) || CubicQuadsFit(q)) &&
+         (ReadsXDirectly(q) ||
+          static_cast<size_t>(q.problem.in_plane) <= kMaxChannelsLast / PaddedChannels(q));
+}
+
+bool ChannelsLastPays(const PathQuery& q) {
+  const Problem& p = q.problem;
+  if (q.channels_last) return true;  // the kernels that read pixels beat the generic path
+  if (p.rank < 2 || q.channels < Tuning::kChannels || 2 * p.out_plane < p.in_plane) return false;
+  if (q.taps == 4) return p.rank == 2 || q.channels >= Tuning::kCubic3D;
+  return q.channels * q.rows >= Tuning::kWidth &&
+         (p.rank == 2 || static_cast<size_t>(p.in_plane) > Tuning::kPlane);
+}
+
+void SetUpChannelsLast(const PathQuery& q, PathChoice* choice) {
+  choice->padded_channels = PaddedChannels(q);
+  choice->copy_pixels = !ReadsXDirectly(q);
+  choice->prefetch_output = static_cast<double>(q.channels) *
+                                static_cast<double>(q.problem.out_plane) *
+                                static_cast<double>(q.types.x_bytes) >
+                            static_cast<double>(Tuning::kPrefetchOutput);
+}
 
 HWY_EXPORT(ToChannelsLast);
 HWY_EXPORT(PadChannelsLast);

@@ -14,7 +14,26 @@
 
 namespace gridsample {
 
+struct PathQuery;   // path_choice.h
+struct PathChoice;  // path_choice.h
+
 inline constexpr size_t kChannelPad = 8;
+
+// The copy of X holds at most this many floats, 32 MB: one batch item's copy must fit
+// (ChannelsLastFits).
+inline constexpr size_t kMaxChannelsLast = size_t{8} << 20;
+// Input elements per work item of the copy (whole kRowBlocks of locations): enough work items
+// for every thread even when the planes are small.
+inline constexpr size_t kToChannelsLastItem = size_t{1} << 16;
+
+// The path's row (path_choice.cc). It fits where PlanLinearPairs or PlanCubicQuads plans the
+// call for a float kind and one batch item's copy fits kMaxChannelsLast (or X is read as it
+// is); it pays for channels-last X always, and for planar X where enough channels share each
+// location's work (ChannelsLastPays in channels_last.cc says how many). SetUpChannelsLast
+// sets the padding, the copy and the output prefetch.
+bool ChannelsLastFits(const PathQuery& query);
+bool ChannelsLastPays(const PathQuery& query);
+void SetUpChannelsLast(const PathQuery& query, PathChoice* choice);
 
 // pixels[p * padded + c] = planes[c * plane + p] (elements of `kind`, as float32) for
 // c < channels and locations p in [begin, end) of one batch item's planes; 0 for the padding

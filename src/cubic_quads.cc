@@ -1,12 +1,15 @@
 // The cubic quad path's per-target entry points (cubic_quads.h) over its plan and kernel
 // (cubic_quads-inl.h). Compiled once per target by foreach_target.h; the HWY_ONCE block at the
-// end owns the dispatch.
+// end owns the dispatch and the path's conditions (path_choice.h).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "cubic_quads.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "cubic_quads.h"
 #include "cubic_quads-inl.h"
+#include "path_choice.h"
+
+#include <algorithm>
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -38,6 +41,15 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 namespace gridsample {
+
+bool CubicQuadsFit(const PathQuery& q) {
+  const Problem& p = q.problem;
+  return q.options.mode == Mode::kCubic && q.types.windows && q.types.float32_x &&
+         p.rank <= kMaxQuadRank && q.small_plane &&
+         std::all_of(p.in.begin(), p.in.end(), [](int64_t e) { return e >= 4; });
+}
+
+bool QuadsPathFits(const PathQuery& q) { return CubicQuadsFit(q) && !q.channels_last; }
 
 HWY_EXPORT(PlanCubicQuads);
 HWY_EXPORT(SampleCubicQuads);

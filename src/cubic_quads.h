@@ -12,6 +12,8 @@
 
 namespace gridsample {
 
+struct PathQuery;  // path_choice.h
+
 // The pair path's contract (linear_pairs.h) with windows of four, weighed separably: per
 // location one base offset, the inner axis's four weights at row_weights[e * pitch + i], and
 // for rank 2 and 3 one weight for each of its 4^(rank-1) rows at row_weights[(4 + row) * pitch
@@ -24,6 +26,14 @@ void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes, const 
 bool SampleCubicQuads(const float* plane, const int32_t* base_offsets, const int32_t* row_deltas,
                       const float* row_weights, size_t rows, size_t pitch, size_t count,
                       float* out);
+
+// Whether PlanCubicQuads can plan the call: cubic float32 X, a float32-computed grid, 1 to
+// kMaxQuadRank axes of at least 4 elements each, planes within kMaxWindowPlane. The
+// channels-last path samples its plans too.
+bool CubicQuadsFit(const PathQuery& query);
+
+// The quad path's row (path_choice.cc): it fits where the plan does and X is planar.
+bool QuadsPathFits(const PathQuery& query);
 
 }  // namespace gridsample
 

@@ -1,12 +1,13 @@
 // The linear pair path's per-target entry points (linear_pairs.h) over its plan and kernels
 // (linear_pairs-inl.h). Compiled once per target by foreach_target.h; the HWY_ONCE block at the
-// end owns the dispatch.
+// end owns the dispatch and the path's conditions (path_choice.h).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "linear_pairs.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "linear_pairs.h"
 #include "linear_pairs-inl.h"
+#include "path_choice.h"
 
 #if HWY_ONCE && HWY_ARCH_X86 && defined(__GNUC__)
 #include <cpuid.h>
@@ -55,6 +56,29 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 namespace gridsample {
+
+namespace {
+// The pair path writes float32 outputs of more than this many bytes (per call) with
+// non-temporal stores (PairFlags::stream_output): each of their lines is otherwise read from
+// memory before it is overwritten, and evicts the input and grid the call still reads; a
+// smaller output may stay in the caches for the caller (docs/benchmarks.md).
+constexpr size_t kStreamOutput = size_t{4} << 20;
+}  // namespace
+
+bool LinearPairsFit(const PathQuery& q) {
+  const Problem& p = q.problem;
+  return q.options.mode == Mode::kLinear && q.types.windows && p.rank <= kMaxPairRank &&
+         p.in[p.rank - 1] >= 2 && q.small_plane;
+}
+
+bool PairsPathFits(const PathQuery& q) { return LinearPairsFit(q) && !q.channels_last; }
+
+void SetUpPairs(const PathQuery& q, PathChoice* choice) {
+  choice->pair_flags.hardware_gathers = HardwareGathersPay();
+  choice->pair_flags.stream_output =
+      static_cast<double>(q.problem.y_count) * static_cast<double>(q.types.x_bytes) >
+      static_cast<double>(kStreamOutput);
+}
 
 bool HardwareGathersPay() {
 #if HWY_ARCH_X86 && defined(__GNUC__)

@@ -13,6 +13,9 @@
 
 namespace gridsample {
 
+struct PathQuery;   // path_choice.h
+struct PathChoice;  // path_choice.h
+
 // Plans `count` output locations from their float32 grid values (`rank` per location, as in
 // the grid tensor). Per location i:
 //   base_offsets[i]                         the element offset of its neighbourhood's corner
@@ -61,6 +64,16 @@ bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_off
 // on this CPU: on Intel's cores, not on AMD's (docs/benchmarks.md has the figures). Highway
 // 1.0.3 dispatches both to one AVX-512 target, so the CPU's vendor decides. False off x86.
 bool HardwareGathersPay();
+
+// Whether PlanLinearPairs can plan the call: linear, an element kind and a float32-computed
+// grid, 1 to kMaxPairRank axes, the innermost of at least 2 elements, planes within
+// kMaxWindowPlane. The channels-last and pixel-pair paths sample its plans too.
+bool LinearPairsFit(const PathQuery& query);
+
+// The pair path's row (path_choice.cc): it fits where the plan does and X is planar (the
+// kernels that read pixels take channels-last X), and it sets the pair flags.
+bool PairsPathFits(const PathQuery& query);
+void SetUpPairs(const PathQuery& query, PathChoice* choice);
 
 }  // namespace gridsample
 

@@ -1,11 +1,13 @@
 // The nearest plan's per-target entry point (nearest.h) over nearest-inl.h. Compiled once per
-// target by foreach_target.h; the HWY_ONCE block at the end owns the dispatch.
+// target by foreach_target.h; the HWY_ONCE block at the end owns the dispatch and the path's
+// condition (path_choice.h).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "nearest.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "nearest.h"
 #include "nearest-inl.h"
+#include "path_choice.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -25,6 +27,11 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 namespace gridsample {
+
+bool NearestPlanFits(const PathQuery& q) {
+  return q.options.mode == Mode::kNearest && q.types.float32_grid &&
+         q.problem.rank <= kMaxPairRank && q.small_plane;
+}
 
 HWY_EXPORT(PlanNearest);
 

@@ -10,11 +10,17 @@
 
 namespace gridsample {
 
+struct PathQuery;  // path_choice.h
+
 // For `count` locations of a float32 grid (`rank` <= kMaxPairRank values per location, input
 // planes of at most kMaxWindowPlane elements), offsets[i] = the element offset location i
 // copies, or kZeroTap / kNaNTap (coords.h) as the generic plan marks them.
 void PlanNearest(const float* grid, size_t rank, const int64_t* sizes, const int64_t* strides,
                  const Options& options, size_t count, int64_t* offsets);
+
+// The nearest-plan path's row (path_choice.cc): nearest with a float32 grid, 1 to kMaxPairRank
+// axes, planes within kMaxWindowPlane. It beats the generic path wherever it fits.
+bool NearestPlanFits(const PathQuery& query);
 
 }  // namespace gridsample
 

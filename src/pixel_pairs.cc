@@ -1,11 +1,13 @@
 // The pixel-pair path's per-target entry point (pixel_pairs.h) over pixel_pairs-inl.h. Compiled
-// once per target by foreach_target.h; the HWY_ONCE block at the end owns the dispatch.
+// once per target by foreach_target.h; the HWY_ONCE block at the end owns the dispatch and the
+// path's condition (path_choice.h).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "pixel_pairs.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "pixel_pairs.h"
 #include "pixel_pairs-inl.h"
+#include "path_choice.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -35,6 +37,10 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 namespace gridsample {
+
+bool PixelPairsFit(const PathQuery& q) {
+  return q.channels_last && LinearPairsFit(q) && PixelPairsTake(q.types.pair_kind, q.channels);
+}
 
 HWY_EXPORT(SamplePixelPairs);
 

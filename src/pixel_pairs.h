@@ -21,6 +21,10 @@ constexpr bool PixelPairsTake(PairKind kind, size_t channels) {
 // Whether the path samples some pixels of `kind`.
 constexpr bool PixelPairsKind(PairKind kind) { return PixelPairsTake(kind, 4); }
 
+// The path's row (path_choice.cc): channels-last X of pixels it takes, where PlanLinearPairs
+// plans the call. It beats every other path there.
+bool PixelPairsFit(const PathQuery& query);
+
 // SampleLinearPairs(kind, ...) for every channel of one batch item at once, from its
 // channels-last pixels (`channels` elements of `kind` each, PixelPairsTake): the output of
 // channel c at location i goes to out[i * channels + c] for i < count. The plan's offsets and

@@ -1,0 +1,145 @@
+// The path table and the choice of a call's tiles and threads. Each path's conditions live in
+// its own files (declared in its header); this file only orders them.
+#include "path_choice.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <optional>
+
+#include "aligned_row.h"
+#include "coords.h"
+#include "channels_last.h"
+#include "cubic_quads.h"
+#include "linear_pairs.h"
+#include "nearest.h"
+#include "pixel_pairs.h"
+#include "thread_pool.h"
+#include "windows.h"
+
+namespace gridsample {
+namespace {
+
+// The tuning constants of tiling and threads, each with its reason (docs/benchmarks.md has the
+// figures); the paths' own are in their files.
+struct Tuning {
+  // Tap combinations held per tile on the generic path: the plan (about 16 bytes each) stays
+  // in L2 while all channels reuse it.
+  static constexpr size_t kPlanBudget = 16384;
+  // Weights planned per tile on the window paths: larger tiles read each input plane fewer
+  // times, smaller ones keep the plan nearer the core.
+  static constexpr size_t kWindowPlanBudget = 8192;
+  // Below this many weighted taps a call stays on the calling thread.
+  static constexpr int64_t kParallelThreshold = 1 << 16;
+  // The generic and nearest paths split channels over threads from this many per thread: two
+  // threads splitting locations each read every input plane, and a block of channels shares
+  // its tile's plan.
+  static constexpr size_t kChannelBlocks = 4;
+};
+
+bool Always(const PathQuery&) { return true; }
+
+// The paths in priority order: a call takes the first row that fits and pays. The generic
+// path, last, samples everything.
+constexpr PathRow kPathTable[] = {
+    {SamplerPath::kPixelPairs, "pixel_pairs", PixelPairsFit, nullptr, nullptr},
+    {SamplerPath::kChannelsLast, "channels_last", ChannelsLastFits, ChannelsLastPays,
+     SetUpChannelsLast},
+    {SamplerPath::kQuads, "quads", QuadsPathFits, nullptr, nullptr},
+    {SamplerPath::kPairs, "pairs", PairsPathFits, nullptr, SetUpPairs},
+    {SamplerPath::kNearestPlan, "nearest_plan", NearestPlanFits, nullptr, nullptr},
+    {SamplerPath::kGeneric, "generic", Always, nullptr, nullptr},
+};
+static_assert(std::size(kPathTable) == kSamplerPaths, "one row per SamplerPath");
+
+std::atomic<int> forced_path{-1};  // ForceSamplerPathForTest's path, or -1
+// ForcePairFlagsForTest's flags (hardware_gathers in bit 0, stream_output in bit 1), or -1.
+std::atomic<int> forced_pair_flags{-1};
+
+const PathRow& ChooseRow(const PathQuery& query) {
+  const int forced = forced_path.load(std::memory_order_relaxed);
+  for (const PathRow& row : kPathTable) {
+    if (static_cast<int>(row.path) == forced && row.fits(query)) return row;
+  }
+  for (const PathRow& row : kPathTable) {
+    if (row.fits(query) && (row.pays == nullptr || row.pays(query))) return row;
+  }
+  return kPathTable[std::size(kPathTable) - 1];
+}
+
+// The tiles, threads and channel blocks of a call on choice->path.
+void ChooseTiles(const Problem& p, const Options& options, size_t combinations,
+                 PathChoice* choice) {
+  const double work = static_cast<double>(p.y_count) * static_cast<double>(combinations);
+  size_t threads = ThreadsForCall(options.num_threads);
+  if (work < Tuning::kParallelThreshold) threads = 1;
+  // On the generic and nearest paths, whose tiles read every input plane, threads split the
+  // channels rather than the locations where there are enough of them (kChannelBlocks).
+  if (!IsWindowPath(choice->path) && threads > 1 &&
+      static_cast<size_t>(p.channels) >= Tuning::kChannelBlocks * threads) {
+    choice->channel_blocks = threads;
+  }
+  // Tiles as large as the plan budget allows, but small enough that every thread gets a few
+  // (a batch of one image must still spread over the threads).
+  size_t tile = IsWindowPath(choice->path)
+                    ? Tuning::kWindowPlanBudget / combinations
+                    : std::max<size_t>(Tuning::kPlanBudget / combinations, 1);
+  const size_t per_batch = static_cast<size_t>(p.out_plane);
+  const size_t wanted_items = (4 * threads + choice->channel_blocks - 1) / choice->channel_blocks;
+  if (threads > 1 && static_cast<size_t>(p.batch) < wanted_items) {
+    const size_t per_item =
+        (static_cast<size_t>(p.batch) * per_batch + wanted_items - 1) / wanted_items;
+    tile = std::min(tile, std::max<size_t>(per_item, kRowBlock));
+  }
+  choice->tile = RoundUp(std::min(tile, per_batch), kRowBlock);
+  const size_t tiles =
+      static_cast<size_t>(p.batch) * ((per_batch + choice->tile - 1) / choice->tile);
+  choice->threads = std::min(threads, tiles * choice->channel_blocks);
+}
+
+}  // namespace
+
+PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes& types) {
+  const size_t taps = static_cast<size_t>(TapsPerAxis(options.mode));
+  size_t combinations = 1;
+  for (size_t a = 0; a < p.rank; ++a) combinations *= taps;
+  const PathQuery query{p,
+                        options,
+                        types,
+                        taps,
+                        combinations / taps,
+                        static_cast<size_t>(p.channels),
+                        ChannelsLast(p),
+                        p.in_plane <= kMaxWindowPlane};
+  const PathRow& row = ChooseRow(query);
+  PathChoice choice;
+  choice.path = row.path;
+  if (row.set_up != nullptr) row.set_up(query, &choice);
+  const int forced_flags = forced_pair_flags.load(std::memory_order_relaxed);
+  if (choice.path == SamplerPath::kPairs && forced_flags >= 0) {
+    choice.pair_flags.hardware_gathers = (forced_flags & 1) != 0;
+    choice.pair_flags.stream_output = (forced_flags & 2) != 0;
+  }
+  ChooseTiles(p, options, combinations, &choice);
+  return choice;
+}
+
+const char* SamplerPathName(SamplerPath path) {
+  for (const PathRow& row : kPathTable) {
+    if (row.path == path) return row.name;
+  }
+  return nullptr;
+}
+
+void ForceSamplerPathForTest(std::optional<SamplerPath> path) {
+  forced_path.store(path ? static_cast<int>(*path) : -1, std::memory_order_relaxed);
+}
+
+void ForcePairFlagsForTest(std::optional<PairFlags> flags) {
+  const int bits = flags ? static_cast<int>(flags->hardware_gathers) |
+                               static_cast<int>(flags->stream_output) << 1
+                         : -1;
+  forced_pair_flags.store(bits, std::memory_order_relaxed);
+}
+
+}  // namespace gridsample

@@ -1,0 +1,107 @@
+// How the fast path chooses how to sample a call: a table of paths (path_choice.cc), each row
+// naming the functions of its own files that say whether the path can sample a call, whether
+// it pays there, and how it is set up; then the tiles and threads of the call.
+#ifndef GRIDSAMPLE_SRC_PATH_CHOICE_H_
+#define GRIDSAMPLE_SRC_PATH_CHOICE_H_
+
+#include <cstddef>
+#include <type_traits>
+
+#include "convert.h"
+#include "gridsample/gridsample.h"
+#include "linear_pairs.h"
+#include "sampler.h"
+#include "validate.h"
+
+namespace gridsample {
+
+// The element kind the pair path reads for dtype D (the registry's Pair column).
+template <DType D>
+constexpr PairKind PairKindOf() {
+  switch (D) {
+#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Conversion, Grid, Pair, ...) \
+  case DType::k##Enum:                                                              \
+    return PairKind::Pair;
+#include "gridsample/dtypes.inc"
+  }
+  return PairKind::kNone;
+}
+
+// What the dtypes of a call allow: the paths' element kinds and grid types.
+struct PathTypes {
+  PairKind pair_kind;
+  bool windows;        // X has a pair kind and the grid computes in float32
+  bool channels_last;  // ... and the pair kind is a float one
+  bool float32_x;
+  bool float32_grid;
+  size_t x_bytes;  // bytes per element of X
+};
+
+template <DType XD, DType GD>
+constexpr PathTypes PathTypesOf() {
+  constexpr PairKind kPairKind = PairKindOf<XD>();
+  constexpr bool kWindows =
+      kPairKind != PairKind::kNone && std::is_same<typename Traits<GD>::Compute, float>::value;
+  return {kPairKind,
+          kWindows,
+          kWindows && (kPairKind == PairKind::kF32 || kPairKind == PairKind::kF16 ||
+                       kPairKind == PairKind::kBF16),
+          XD == DType::kFloat32,
+          GD == DType::kFloat32,
+          sizeof(typename Traits<XD>::Storage)};
+}
+
+// A call as the paths' conditions see it.
+struct PathQuery {
+  const Problem& problem;
+  const Options& options;
+  PathTypes types;
+  size_t taps;         // per axis: 1, 2 or 4
+  size_t rows;         // taps^(rank-1): a window path's rows per location
+  size_t channels;     // C
+  bool channels_last;  // ChannelsLast(problem)
+  bool small_plane;    // the input planes fit the window and nearest plans (kMaxWindowPlane)
+};
+
+// The path and the settings of one call: the one place they are chosen (ChoosePath).
+struct PathChoice {
+  SamplerPath path = SamplerPath::kGeneric;
+  size_t padded_channels = 0;    // the channels-last path's channels per pixel
+  bool copy_pixels = false;      // the channels-last path reads a copy of X (else X itself)
+  bool prefetch_output = false;  // the channels-last path prefetches its output lines
+  PairFlags pair_flags;          // how the pair path gathers its pairs and stores its sums
+  size_t tile = 0;               // locations per tile, a multiple of kRowBlock
+  size_t threads = 1;
+  size_t channel_blocks = 1;  // work items split each tile's channels in this many blocks
+};
+
+// One row of the path table. `fits`: whether the path can sample the call at all (its element
+// kinds, grid type, ranks, sizes and layout); `pays`: whether it beats the rows below it there
+// (null: wherever it fits); `set_up`: the path's settings in *choice (null: none).
+struct PathRow {
+  SamplerPath path;
+  const char* name;
+  bool (*fits)(const PathQuery& query);
+  bool (*pays)(const PathQuery& query);
+  void (*set_up)(const PathQuery& query, PathChoice* choice);
+};
+
+// The paths that plan windows of adjacent elements (PlanWindowsTile) rather than per-axis taps.
+constexpr bool IsWindowPath(SamplerPath path) {
+  return path == SamplerPath::kPairs || path == SamplerPath::kChannelsLast ||
+         path == SamplerPath::kQuads || path == SamplerPath::kPixelPairs;
+}
+
+// Whether the kernels see X and Y channels-last: with one channel, both layouts are the same
+// memory, and the planar paths take it.
+inline bool ChannelsLast(const Problem& p) {
+  return p.layout == Layout::kChannelsLast && p.channels > 1;
+}
+
+// The first row of the table that fits the call and pays there (or the path a test forces,
+// where it fits), its settings, and the call's tiles and threads.
+PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes& types);
+
+}  // namespace gridsample
+
+#endif  // GRIDSAMPLE_SRC_PATH_CHOICE_H_
