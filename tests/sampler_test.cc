@@ -135,10 +135,11 @@ TEST_CASE("The linear pair path equals the reference on wide outputs", "[sampler
 }
 
 TEST_CASE("The channels-last path equals the reference", "[sampler][simd]") {
-  // Linear float32/float16/bfloat16 with enough channels for the channels-last copy (sampler.cc,
-  // ChannelsLastPays): channel counts that are not a multiple of the padding or that span
-  // several passes, an outer axis of size 1, 2-D to 4-D, a batch of two, tiles that end inside a
-  // block, non-finite inputs and grid values, 1 and 2 threads, every target.
+  // Linear float32/float16/bfloat16 with enough channels for the channels-last copy
+  // (ChannelsLastPays in channels_last.cc): channel counts that are not a multiple of the
+  // padding or that span several passes, an outer axis of size 1, 2-D to 4-D, a batch of two,
+  // tiles that end inside a block, non-finite inputs and grid values, 1 and 2 threads, every
+  // target.
   struct Shape {
     std::vector<int64_t> input, output;
   };
