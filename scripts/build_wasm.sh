@@ -19,6 +19,11 @@ build_root=$(cd "$build_root" && pwd)
 dir=$build_root/wasm
 
 [ "${SKIP_BOOTSTRAP:-0}" = 1 ] || bash scripts/bootstrap.sh emscripten
+# assemble.mjs bundles the JS with esbuild, an npm devDependency: checked before the long build.
+node -e "require.resolve('esbuild')" 2>/dev/null || {
+  echo "build_wasm.sh: esbuild is missing: run npm install (the devDependencies) first" >&2
+  exit 1
+}
 
 # Debian's emscripten runs its JS optimiser with the system node, which finds acorn only here.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}

@@ -73,11 +73,11 @@ packages=(qemu-user libhwy-dev:arm64 clang-14 libclang-rt-14-dev clang-format-14
           chromium)
 [ "$(dpkg --print-architecture)" = arm64 ] || packages+=(g++-aarch64-linux-gnu)
 bash scripts/bootstrap.sh "${packages[@]}"
-# The devDependencies (onnxruntime-web, playwright-core, typescript, vite) download while the
-# native stages compile; the wasm stage waits for them. onnxruntime-node ships its CPU binaries:
-# its optional download of GPU ones is skipped.
+# The devDependencies (esbuild, onnxruntime-web, playwright-core, typescript, vite) download
+# while the native stages compile; the wasm stage waits for them (its assemble.mjs bundles with
+# esbuild). onnxruntime-node ships its CPU binaries: its optional download of GPU ones is skipped.
 npm_install=""
-if ! npm ls --depth=0 onnxruntime-web playwright-core typescript vite >/dev/null 2>&1; then
+if ! npm ls --depth=0 esbuild onnxruntime-web playwright-core typescript vite >/dev/null 2>&1; then
   ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund \
     >"$BUILD_ROOT/npm-install.log" 2>&1 &
   npm_install=$!
@@ -186,11 +186,11 @@ tests_run=$((tests_run + 1))
 stage_done find_package
 
 stage wasm "the npm package: Emscripten build into dist/ ($BUILD_ROOT/wasm)"
-SKIP_BOOTSTRAP=1 bash scripts/build_wasm.sh
 if [ -n "$npm_install" ] && ! wait "$npm_install"; then
   cat "$BUILD_ROOT/npm-install.log" >&2
   exit 1
 fi
+SKIP_BOOTSTRAP=1 bash scripts/build_wasm.sh
 stage_done wasm
 
 stage js "node:test suites of the package (tests/js/), and libFuzzer beside them"

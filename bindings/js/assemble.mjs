@@ -9,17 +9,21 @@
 //   gridsample_thread.mjs / .cjs           the script of a thread's worker (Emscripten's
 //                                          gridsample.worker.js importing the glue): a module
 //                                          Web Worker's, and a Node.js worker_threads one's
-//   gridsample_core.js / .cjs              the API (bindings/js/gridsample_core.js, with
-//                                          package.json's version written in), and its copy
+//   gridsample_core.js / .cjs              the API (bindings/js/gridsample_core.js and its
+//                                          modules, with the registries and package.json's
+//                                          version written in) bundled by esbuild: an ES
+//                                          module, and a CommonJS one
 //   index.js, index.node.js, index.cjs     the entries: browsers, Node import, Node require
 //   index.d.ts, index.d.cts                the types (one file, for import and for require)
 //
-// The CommonJS copies are made by exact text rewrites that must each match as expected, so a
-// change of Emscripten's output or of the core's shape fails here rather than at run time.
+// The glue's CommonJS copy is made by exact text rewrites that must each match as expected, so
+// a change of Emscripten's output fails here rather than at run time.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+
+import * as esbuild from 'esbuild';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -101,22 +105,6 @@ function glueToCommonJs(glue) {
   return `'use strict';\n${text}`;
 }
 
-// The core (ES module of `export function` / `export const` declarations, no imports) →
-// CommonJS: the declarations lose `export` and module.exports lists them.
-function coreToCommonJs(core) {
-  const names = [];
-  const text = core.replace(/^export (function|const|let|class) ([A-Za-z_$][\w$]*)/gm,
-                            (match, kind, name) => {
-                              names.push(name);
-                              return `${kind} ${name}`;
-                            });
-  if (names.length === 0) fail('core: no exports found');
-  if (/^\s*(import|export)\b|\bimport\.meta\b|\bimport\s*\(/m.test(text)) {
-    fail('core: ES module syntax other than `export function|const|let|class` declarations');
-  }
-  return `'use strict';\n${text}\nmodule.exports = { ${names.join(', ')} };\n`;
-}
-
 // The core's registries (src/gridsample/dtypes.inc, modes.inc, paddings.inc), which the types
 // and the core's tables are written from: a type, mode or padding added there reaches the
 // package with no edit here.
@@ -148,35 +136,33 @@ function readRegistries() {
 }
 
 // Replaces the marks `/* @registry NAME */ PLACEHOLDER` of `text` with registries[NAME] as
-// `render` writes it, each mark expected exactly once.
+// `render` writes it, each mark expected once among the texts that share `seen` (the names
+// marked so far).
 let registries;  // read once, on first use
-function fillRegistries(text, what, marks, render) {
+function fillRegistries(text, what, marks, render, seen) {
   registries ??= readRegistries();
-  const seen = new Set();
-  const result = text.replace(marks, (match, name) => {
+  return text.replace(marks, (match, name) => {
     if (!(name in registries)) fail(`${what}: unknown registry ${name}`);
     if (seen.has(name)) fail(`${what}: registry ${name} marked twice`);
     seen.add(name);
     return render(registries[name]);
   });
-  if (seen.size === 0) fail(`${what}: no registry marks`);
-  return result;
 }
 
 // index.d.ts: each `/* @registry NAME */ ...;` becomes the union of NAME's names, one a line
 // (a union that reads in any width).
-const typesFromRegistries = (text) => fillRegistries(
-    text, 'index.d.ts', /\s*\/\* @registry (\w+) \*\/[^;]*;/g,
-    (names) => `\n    | ${names.map((n) => `'${n}'`).join('\n    | ')};`);
+function typesFromRegistries(text) {
+  const seen = new Set();
+  const types = fillRegistries(
+      text, 'index.d.ts', /\s*\/\* @registry (\w+) \*\/[^;]*;/g,
+      (names) => `\n    | ${names.map((n) => `'${n}'`).join('\n    | ')};`, seen);
+  if (seen.size === 0) fail('index.d.ts: no registry marks');
+  return types;
+}
 
-// The core: each `/* @registry NAME */ {}` becomes NAME's table as a JSON object.
-const coreFromRegistries = (text) => fillRegistries(
-    text, 'gridsample_core.js', /\/\* @registry (\w+) \*\/ \{\}/g,
-    (table) => JSON.stringify(table));
-
-// The core's `version`: its `/* @version */ ''` becomes package.json's version, the one place
-// the version is written (CMakeLists.txt reads it too, for the C++ header's macros).
-function coreWithVersion(text) {
+// package.json's version, the one place the version is written (CMakeLists.txt reads it too,
+// for the C++ header's macros).
+function packageVersion() {
   const { version } =
       JSON.parse(fs.readFileSync(path.join(here, '..', '..', 'package.json'), 'utf8'));
   // CMakeLists.txt's rule: MAJOR.MINOR.PATCH, then an optional pre-release suffix.
@@ -184,8 +170,60 @@ function coreWithVersion(text) {
   if (typeof version !== 'string' || !VERSION.test(version)) {
     fail(`package.json: version ${JSON.stringify(version)} is not MAJOR.MINOR.PATCH[-PRERELEASE]`);
   }
-  return replaceExactly(text, "/* @version */ ''", JSON.stringify(version), 1,
-                        'gridsample_core.js');
+  return version;
+}
+
+// An esbuild plugin that loads the core's modules with their marks filled in: each
+// `/* @registry NAME */ {}` becomes NAME's table as a JSON object, and `/* @version */ ''`
+// package.json's version. `marks` counts what it filled, for bundleCore's checks.
+const VERSION_MARK = "/* @version */ ''";
+function fillMarks(marks) {
+  const version = JSON.stringify(packageVersion());
+  return {
+    name: 'gridsample-marks',
+    setup(build) {
+      build.onLoad({ filter: /\.js$/ }, async (args) => {
+        const what = path.relative(path.join(here, '..', '..'), args.path);
+        const text = fillRegistries(await fs.promises.readFile(args.path, 'utf8'), what,
+                                    /\/\* @registry (\w+) \*\/ \{\}/g,
+                                    (table) => JSON.stringify(table), marks.registries);
+        const parts = text.split(VERSION_MARK);
+        marks.version += parts.length - 1;
+        return { contents: parts.join(version), loader: 'js' };
+      });
+    },
+  };
+}
+
+// The core, bindings/js/gridsample_core.js and what it imports, bundled by esbuild into one
+// module of `format` ('esm' or 'cjs'): one file for each, which the entries import as before,
+// and no module graph for browsers to fetch file by file. Not minified: it is small either
+// way, and readable code is what users step through in a debugger.
+async function bundleCore(format) {
+  const marks = { registries: new Set(), version: 0 };
+  let result;
+  try {
+    result = await esbuild.build({
+      entryPoints: [path.join(here, 'gridsample_core.js')],
+      bundle: true,
+      format,
+      platform: 'neutral',  // the core imports nothing but its own modules
+      charset: 'utf8',      // the messages as written ('…', '×'), not as \u escapes
+      // An ES module's code is strict; its CommonJS copy must say so.
+      banner: { js: format === 'cjs' ? "'use strict';" : '' },
+      plugins: [fillMarks(marks)],
+      write: false,
+      logLevel: 'silent',
+    });
+  } catch (error) {
+    fail(`core (${format}): ${error.message}`);
+  }
+  for (const warning of result.warnings) fail(`core (${format}): ${warning.text}`);
+  if (marks.registries.size === 0) fail('core: no registry marks');
+  if (marks.version !== 1) {
+    fail(`core: expected 1 × ${JSON.stringify(VERSION_MARK)}, found ${marks.version}`);
+  }
+  return result.outputFiles[0].text;
 }
 
 // A file is written only when its content changes, and files of earlier builds that are no
@@ -211,9 +249,8 @@ write('gridsample_glue.cjs', glueToCommonJs(glue));
 const worker = fs.readFileSync(args.worker, 'utf8');
 write('gridsample_thread.mjs', threadScript(worker, THREAD_MODULE_HEADER));
 write('gridsample_thread.cjs', threadScript(worker, THREAD_NODE_HEADER));
-const core = coreWithVersion(coreFromRegistries(source('gridsample_core.js')));
-write('gridsample_core.js', core);
-write('gridsample_core.cjs', coreToCommonJs(core));
+write('gridsample_core.js', await bundleCore('esm'));
+write('gridsample_core.cjs', await bundleCore('cjs'));
 for (const name of ['index.js', 'index.node.js', 'index.cjs']) write(name, source(name));
 const types = typesFromRegistries(source('index.d.ts'));
 write('index.d.ts', types);
