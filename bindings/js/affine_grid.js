@@ -1,0 +1,54 @@
+// grid = AffineGrid(theta, size) for the API (see index.d.ts): the arguments read and checked
+// first (arguments.js), then the grid's shape from the core, then one heap block for theta and
+// the grid, the core's call, and the grid copied out in theta's type, ready for gridSample.
+import {
+  checkLength, checkStillUsable, elementCount, readAffineOptions, readSize, readTensor, shapeText,
+} from './arguments.js';
+import { alignUp, allocate, errorOf, heap, withDims } from './heap.js';
+import { MAX_HEAP_BYTES } from './limits.js';
+import { loadedRuntime } from './loader.js';
+import { bytesOf, newArray } from './typed_arrays.js';
+
+// grid = AffineGrid(theta, size): see index.d.ts.
+export function affineGrid(theta, size, options) {
+  const runtime = loadedRuntime('affineGrid');
+  const module = runtime.module;
+  const tt = readTensor('theta', theta, runtime.types);
+  const sizeValues = readSize(size);
+  const { alignCorners } = readAffineOptions(options);
+  // From here on, no code of the caller's runs (see gridSample).
+  checkStillUsable('theta.data', tt);
+  if (tt.info.name === 'string') {
+    throw new TypeError('gridsample: theta.type: theta holds affine matrices, not strings ' +
+                        '(expected a floating-point type)');
+  }
+  const thetaRank = tt.dims.length;
+  const gridRank = sizeValues.length;
+  return withDims(runtime, [tt.dims, sizeValues], gridRank, ([thetaDims, sizeAt, gridDimsAt]) => {
+    let code = module.affineGridShape(thetaDims, thetaRank, sizeAt, gridRank, gridDimsAt);
+    if (code !== runtime.ok) throw errorOf(runtime, code);
+    const gridDims =
+        Array.from(heap(runtime).f64.subarray(gridDimsAt / 8, gridDimsAt / 8 + gridRank));
+    checkLength('theta', tt);
+    const gridCount = elementCount(gridDims);
+    const gridBytes = gridCount * tt.info.size;
+    const total = alignUp(tt.byteLength) + gridBytes;
+    if (total > MAX_HEAP_BYTES) {
+      throw new RangeError(`gridsample: theta and the grid ${shapeText(gridDims)} need ${total} ` +
+                           `bytes, more than the WebAssembly heap holds (${MAX_HEAP_BYTES})`);
+    }
+    const grid = newArray(tt.array, gridCount, gridBytes, 'the grid');
+    const ptr = allocate(runtime, total, 'theta and the grid');
+    try {
+      const gridPtr = ptr + alignUp(tt.byteLength);
+      heap(runtime).u8.set(tt.bytes, ptr);
+      code = module.affineGrid(ptr, tt.info.id, thetaDims, thetaRank, sizeAt, gridRank, gridPtr,
+                               gridDimsAt, gridRank, alignCorners);
+      if (code !== runtime.ok) throw errorOf(runtime, code);
+      bytesOf('grid', grid).set(heap(runtime).u8.subarray(gridPtr, gridPtr + gridBytes));
+    } finally {
+      module._free(ptr);
+    }
+    return { data: grid, dims: gridDims, type: tt.info.name };
+  });
+}

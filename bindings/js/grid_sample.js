@@ -1,0 +1,188 @@
+// Y = GridSample(X, grid) for the API (see index.d.ts): the arguments read and checked first
+// (arguments.js), then Y's shape from the core, then one heap block for the tensors, the core's
+// call, and Y copied out. Tensors of strings take a path of their own (sampleStrings), as the
+// heap holds only their indices.
+import {
+  checkLength, checkStillUsable, elementCount, readOptions, readTensor, shapeText,
+} from './arguments.js';
+import { alignUp, allocate, attribute, errorOf, heap, putDims, withDims } from './heap.js';
+import { MAX_HEAP_BYTES } from './limits.js';
+import { loadedRuntime } from './loader.js';
+import { bytesOf, newArray } from './typed_arrays.js';
+
+// Fresh outputs of at least this many bytes are allocated, and their pages touched, while the
+// call samples on the call thread (sampleNumbers): below it, faulting the pages in as the copy
+// out writes them costs less than handing the call over.
+const BACKGROUND_OUTPUT_BYTES = 256 * 1024;
+const OS_PAGE_BYTES = 4096;  // the smallest page size of the platforms we run on
+
+function sameDims(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; ++i) {
+    if (a[i] !== b[i]) return false;
+  }
+  return true;
+}
+
+// Y's dims, as the core's OutputShape gives them for X's and the grid's dims (on the heap at
+// xAt and gridAt) in the layout (its Layout value), also left on the heap at yAt for the
+// sampling call. The last answer is kept: pipelines call with the same shapes again and again,
+// and asking the core costs as much as sampling a small input. (The core checks Y's shape
+// again when it samples.)
+function outputDims(runtime, xDims, gridDims, layout, xAt, gridAt, yAt) {
+  const last = runtime.lastShapes;
+  if (last !== null && last.layout === layout && sameDims(last.x, xDims) &&
+      sameDims(last.grid, gridDims)) {
+    putDims(heap(runtime).f64, yAt, last.y);
+    return last.y.slice();
+  }
+  const module = runtime.module;
+  const code = module.outputShape(xAt, xDims.length, gridAt, gridDims.length, layout, yAt);
+  if (code !== runtime.ok) throw errorOf(runtime, code);
+  const yDims = [];
+  const heap64 = heap(runtime).f64;
+  for (let i = 0; i < xDims.length; ++i) yDims.push(heap64[yAt / 8 + i]);
+  runtime.lastShapes = { x: xDims, grid: gridDims, layout, y: yDims.slice() };
+  return yDims;
+}
+
+// Y = GridSample(X, grid): see index.d.ts.
+export function gridSample(x, grid, options) {
+  const runtime = loadedRuntime('gridSample');
+  const module = runtime.module;
+  const xt = readTensor('x', x, runtime.types);
+  const gt = readTensor('grid', grid, runtime.types);
+  const { mode, paddingMode, alignCorners, layout, out, threads } =
+      readOptions(options, runtime.threads);
+  // From here on, no code of the caller's runs; what ran while the arguments were read may
+  // have detached or shrunk a buffer read before.
+  checkStillUsable('x.data', xt);
+  checkStillUsable('grid.data', gt);
+  checkStillUsable('options.out', out);
+  if (gt.info.name === 'string') {
+    throw new TypeError('gridsample: grid.type: a grid holds coordinates, not strings (expected ' +
+                        'a floating-point type)');
+  }
+  return withDims(runtime, [xt.dims, gt.dims], xt.dims.length, ([xDims, gridDims, yDimsAt]) => {
+    const layoutValue = attribute(runtime, runtime.layouts, module.parseLayout, layout);
+    const yDims = outputDims(runtime, xt.dims, gt.dims, layoutValue, xDims, gridDims, yDimsAt);
+    checkLength('x', xt);
+    checkLength('grid', gt);
+    const modeValue = attribute(runtime, runtime.modes, module.parseMode, mode);
+    const paddingValue = attribute(runtime, runtime.paddings, module.parsePadding, paddingMode);
+    const call = { xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, paddingValue, alignCorners,
+                   layoutValue, out, threads };
+    return xt.info.name === 'string' ? sampleStrings(runtime, call) :
+        sampleNumbers(runtime, call);
+  });
+}
+
+// X of strings: the glue returns Y as indices into X's strings (see GridSampleStringsJs), so
+// only the grid and those indices are on the heap, beside the core's own small stand-ins.
+function sampleStrings(runtime, { xt, gt, xDims, gridDims, yDims, modeValue, paddingValue,
+                                  alignCorners, layoutValue, out, threads }) {
+  const module = runtime.module;
+  if (out !== undefined) {
+    throw new TypeError('gridsample: options.out cannot hold strings (string outputs are new ' +
+                        'arrays)');
+  }
+  const yCount = elementCount(yDims);
+  const gridBytes = gt.bytes.byteLength;
+  const indexBytes = yCount * 4;
+  // The core's stand-ins: one std::string per element of X and of Y.
+  const standInBytes = (xt.length + yCount) * xt.info.size;
+  if (alignUp(gridBytes) + indexBytes + standInBytes > MAX_HEAP_BYTES) {
+    throw new RangeError(`gridsample: the grid and the ${yCount} output strings need ` +
+                         `${alignUp(gridBytes) + indexBytes + standInBytes} bytes, more than ` +
+                         `the WebAssembly heap holds (${MAX_HEAP_BYTES})`);
+  }
+  const gridPtr = allocate(runtime, alignUp(gridBytes) + indexBytes,
+                           'the grid and the output indices');
+  try {
+    const indexPtr = gridPtr + alignUp(gridBytes);
+    heap(runtime).u8.set(gt.bytes, gridPtr);
+    const code = module.gridSampleStrings(xDims, xt.dims.length, gridPtr, gt.info.id, gridDims,
+                                          gt.dims.length, indexPtr, modeValue, paddingValue,
+                                          alignCorners, layoutValue, threads);
+    if (code !== runtime.ok) throw errorOf(runtime, code);
+    const indices = heap(runtime).u32.subarray(indexPtr / 4, indexPtr / 4 + yCount);
+    const y = new Array(yCount);
+    for (let i = 0; i < yCount; ++i) y[i] = indices[i] === 0 ? '' : xt.strings[indices[i] - 1];
+    return { data: y, dims: yDims, type: 'string' };
+  } finally {
+    module._free(gridPtr);
+  }
+}
+
+function sampleNumbers(runtime, { xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue,
+                                  paddingValue, alignCorners, layoutValue, out, threads }) {
+  const module = runtime.module;
+  const yCount = elementCount(yDims) * xt.info.parts;
+  if (out !== undefined) {
+    if (!xt.info.arrays.includes(out.array)) {
+      throw new TypeError(
+          `gridsample: options.out: a ${out.array} cannot hold ${xt.info.name} (expected ` +
+          `${xt.info.arrays.join(' or ')})`);
+    }
+    if (out.length !== yCount) {
+      throw new RangeError(`gridsample: options.out has ${out.length} elements, but the output ` +
+                           `${shapeText(yDims)} of ${xt.info.name} needs ${yCount}`);
+    }
+  }
+  const xBytes = xt.bytes.byteLength;
+  const gridBytes = gt.bytes.byteLength;
+  const yBytes = yCount / xt.info.parts * xt.info.size;
+  const total = alignUp(xBytes) + alignUp(gridBytes) + yBytes;
+  if (total > MAX_HEAP_BYTES) {
+    throw new RangeError(`gridsample: the tensors need ${total} bytes, more than the ` +
+                         `WebAssembly heap holds (${MAX_HEAP_BYTES})`);
+  }
+  // A large fresh output is allocated while the call samples on the call thread, and its pages
+  // touched: new memory, which the system would otherwise map page by page as the copy out
+  // first writes it. Only where a core is left for this thread: else it slows the call's own
+  // (docs/javascript.md, "Threads").
+  const background = out === undefined && runtime.callThread &&
+                     yBytes >= BACKGROUND_OUTPUT_BYTES &&
+                     (threads || runtime.threads) < runtime.cores;
+  const fresh = () => newArray(xt.array, yCount, yBytes, 'the output');
+  let y;
+  let yView;
+  if (out !== undefined) {
+    y = out.target;
+    yView = out.bytes;
+  } else if (!background) {
+    y = fresh();
+    yView = bytesOf('y', y);
+  }
+  const ptr = allocate(runtime, total, 'the tensors');
+  try {
+    // Views are taken after _malloc (heap()): a memory growth gives the heap a new buffer. X
+    // and the grid are copied in before Y is written, so `out` may alias them.
+    const xPtr = ptr;
+    const gridPtr = xPtr + alignUp(xBytes);
+    const yPtr = gridPtr + alignUp(gridBytes);
+    const { u8 } = heap(runtime);
+    u8.set(xt.bytes, xPtr);
+    u8.set(gt.bytes, gridPtr);
+    // The same arguments either way: startGridSample returns at once (undefined).
+    const call = background ? module.startGridSample : module.gridSample;
+    let code = call(xPtr, xt.info.id, xDims, xt.dims.length, gridPtr, gt.info.id, gridDims,
+                    gt.dims.length, yPtr, yDimsAt, modeValue, paddingValue, alignCorners,
+                    layoutValue, threads);
+    if (background) {
+      try {
+        y = fresh();
+        yView = bytesOf('y', y);
+        for (let at = 0; at < yView.length; at += OS_PAGE_BYTES) yView[at] = 0;
+      } finally {
+        code = module.finishGridSample();  // the heap block is freed only after the call
+      }
+    }
+    if (code !== runtime.ok) throw errorOf(runtime, code);
+    // The call may have grown the memory.
+    yView.set(heap(runtime).u8.subarray(yPtr, yPtr + yBytes));
+  } finally {
+    module._free(ptr);
+  }
+  return { data: y, dims: yDims, type: xt.info.name };
+}

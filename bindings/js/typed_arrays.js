@@ -1,0 +1,66 @@
+// The typed arrays a tensor's data may be, for each dtype, and the engine's own ways of reading
+// them. Both the argument checks and the heap copies go through these, so that a caller's array
+// is never asked about itself (its properties may lie, or run code) and an array of another
+// realm or a subclass (Node's Buffer) counts as what it is.
+
+// The JS side of each dtype: the typed arrays that may hold it, by name (a typed array's
+// Symbol.toStringTag, so that subclasses such as Node's Buffer and arrays of other realms count),
+// and, for `type`-less tensors, which dtype an array means. Y is made of X's kind of array.
+// Sizes, names and kinds come from the core's registry (dtypes.inc) at init().
+const Float16 = typeof globalThis.Float16Array === 'function' ? globalThis.Float16Array : null;
+const ARRAY_CLASSES = new Map(
+    [Float32Array, Float64Array, Int8Array, Uint8Array, Uint8ClampedArray, Int16Array,
+     Uint16Array, Int32Array, Uint32Array, BigInt64Array, BigUint64Array,
+     ...(Float16 ? [Float16] : [])].map((Class) => [Class.name, Class]));
+// The two tables below are written by bindings/js/assemble.mjs from the registry's JsArrays
+// column (src/gridsample/dtypes.inc): a type added there reaches them with no edit here.
+const known = (name) => name === 'Array' || ARRAY_CLASSES.has(name);
+export const ARRAYS_OF_TYPE = Object.fromEntries(
+    Object.entries(/* @registry arraysOfType */ {})
+        .map(([type, arrays]) => [type, arrays.filter(known)]));
+export const TYPE_OF_ARRAY = new Map(
+    Object.entries(/* @registry typeOfArray */ {}).filter(([array]) => known(array)));
+
+// The engine's own accessors of typed arrays, taken once: a caller's array may carry own
+// properties (length, byteLength, buffer, Symbol.toStringTag) that lie, and these read the
+// array's internal slots instead, in any realm, and never run the caller's code.
+const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
+export const apply = Reflect.apply;
+const accessor = (key) => Object.getOwnPropertyDescriptor(TypedArrayPrototype, key).get;
+export const typedArrayName = accessor(Symbol.toStringTag);  // undefined for anything else
+const typedArrayBuffer = accessor('buffer');
+const typedArrayByteOffset = accessor('byteOffset');
+const typedArrayByteLength = accessor('byteLength');
+export const typedArrayLength = accessor('length');
+
+// 'Float32Array', ... for a typed array, 'Array' for an array, undefined for anything else
+// (a DataView included).
+export function arrayName(value) {
+  if (Array.isArray(value)) return 'Array';
+  const name = apply(typedArrayName, value, []);
+  return ARRAY_CLASSES.has(name) ? name : undefined;
+}
+
+// The bytes of a typed array, as a Uint8Array of our own over its memory (made with the
+// engine's accessors); a TypeError if its buffer was detached (transferred).
+export function bytesOf(name, view) {
+  const buffer = apply(typedArrayBuffer, view, []);
+  try {
+    return new Uint8Array(buffer, apply(typedArrayByteOffset, view, []),
+                          apply(typedArrayByteLength, view, []));
+  } catch {
+    throw new TypeError(`gridsample: ${name}: the array's ArrayBuffer is detached ` +
+                        '(transferred); pass an array whose memory is still usable');
+  }
+}
+
+// A new array of the class named `array` (a typed array's name), `count` long; a RangeError
+// naming `what` (its `bytes`) when JavaScript cannot allocate it now.
+export function newArray(array, count, bytes, what) {
+  try {
+    return new (ARRAY_CLASSES.get(array))(count);
+  } catch {
+    throw new RangeError(`gridsample: ${what} needs ${bytes} bytes, which JavaScript cannot ` +
+                         'allocate now');
+  }
+}
