@@ -5,7 +5,8 @@
 //       --worker gridsample.worker.js --out dist
 //
 //   gridsample.wasm                        the module
-//   gridsample_glue.mjs / .cjs             Emscripten's ES-module glue, and its CommonJS copy
+//   gridsample_glue.mjs / .cjs             Emscripten's ES-module glue, asking the entry for
+//                                          each thread's worker, and its CommonJS copy
 //   gridsample_thread.mjs / .cjs           the script of a thread's worker (Emscripten's
 //                                          gridsample.worker.js importing the glue): a module
 //                                          Web Worker's, and a Node.js worker_threads one's
@@ -16,14 +17,17 @@
 //   index.js, index.node.js, index.cjs     the entries: browsers, Node import, Node require
 //   index.d.ts, index.d.cts                the types (one file, for import and for require)
 //
-// The glue's CommonJS copy is made by exact text rewrites that must each match as expected, so
-// a change of Emscripten's output fails here rather than at run time.
+// The CommonJS copies are esbuild's: the core bundled, the glue converted. Emscripten's output
+// is rewritten only where it has no hook, in one place (patch_emscripten.mjs), whose exact texts
+// fail the build here when another Emscripten writes them differently.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import * as esbuild from 'esbuild';
+
+import { patchEmscripten } from './patch_emscripten.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -41,38 +45,8 @@ function fail(message) {
   process.exit(1);
 }
 
-// Replaces every occurrence of `from`, which must occur exactly `count` times.
-function replaceExactly(text, from, to, count, what) {
-  const found = text.split(from).length - 1;
-  if (found !== count) {
-    fail(`${what}: expected ${count} × ${JSON.stringify(from)}, found ${found}`);
-  }
-  return text.split(from).join(to);
-}
-
-// Emscripten's glue makes each thread's worker itself, a classic Web Worker of its
-// gridsample.worker.js (or, without locateFile, of a URL bundlers would follow to a file the
-// package does not have). The entry makes it instead (Module.createThreadWorker, which the core
-// passes): a module worker of gridsample_thread.mjs in browsers, a worker_threads one in Node.
-function glueWithThreadWorkers(glue) {
-  let text = replaceExactly(glue, 'new Worker(new URL("gridsample.worker.js",import.meta.url))',
-                            'Module["createThreadWorker"]()', 1, 'glue');
-  text = replaceExactly(text, 'new Worker(pthreadMainJs)', 'Module["createThreadWorker"]()', 1,
-                        'glue');
-  // The core waits for this mark before it starts the threads.
-  return replaceExactly(text, 'worker.loaded=true', 'worker.loaded=true', 1, 'glue');
-}
-
-// Emscripten's worker script loads the glue by a URL the main thread posts (import(urlOrBlob));
-// the thread scripts import it statically instead, so that bundlers see the dependency and
-// Node.js can require it.
-const WORKER_GLUE_IMPORT =
-    '(e.data.urlOrBlob?import(e.data.urlOrBlob):import("./gridsample.mjs"))';
-function threadScript(worker, header) {
-  return header + replaceExactly(worker, WORKER_GLUE_IMPORT,
-                                 'Promise.resolve({default:createGridSampleModule})', 1,
-                                 'worker');
-}
+// The thread scripts: a header that gives Emscripten's worker script (rewritten by
+// patchEmscripten) the glue as createGridSampleModule, and the globals it uses.
 const THREAD_MODULE_HEADER =
     '// A thread of the gridsample package: the script of a module Web Worker.\n' +
     "import createGridSampleModule from './gridsample_glue.mjs';\n";
@@ -82,7 +56,7 @@ const THREAD_NODE_HEADER = `'use strict';
 // A thread of the gridsample package: the script of a Node.js worker_threads Worker.
 const { parentPort } = require('node:worker_threads');
 const { pathToFileURL } = require('node:url');
-const createGridSampleModule = require('./gridsample_glue.cjs');
+const { default: createGridSampleModule } = require('./gridsample_glue.cjs');
 Object.assign(globalThis, {
   self: globalThis,
   location: { href: pathToFileURL(__filename).href },
@@ -91,18 +65,28 @@ Object.assign(globalThis, {
 parentPort.on('message', (data) => globalThis.onmessage({ data }));
 `;
 
-// Emscripten's MODULARIZE + EXPORT_ES6 glue → CommonJS: import.meta.url (the glue's own
-// location, which the wrapper never lets it use: it passes locateFile and instantiateWasm)
-// becomes this file's URL, and the default export module.exports.
-function glueToCommonJs(glue) {
-  let text = replaceExactly(glue, 'import.meta.url',
-                            'require("url").pathToFileURL(__filename).href', 2, 'glue');
-  text = replaceExactly(text, 'export default createGridSampleModule;',
-                        'module.exports = createGridSampleModule;', 1, 'glue');
-  if (/\bimport\s*\(|\bimport\.meta\b|^\s*(import|export)\b/m.test(text)) {
-    fail('glue: ES module syntax left after the rewrite');
+// Emscripten's MODULARIZE + EXPORT_ES6 glue → CommonJS, by esbuild: import.meta.url (the
+// glue's own location, which the wrapper never lets it use: it passes locateFile and
+// instantiateWasm) becomes this file's URL, and the default export module.exports.default.
+// Whitespace is minified as Emscripten's was, so that the copy stays the glue's size.
+async function glueToCommonJs(glue) {
+  let result;
+  try {
+    result = await esbuild.transform(glue, {
+      format: 'cjs',
+      define: { 'import.meta.url': '__gridsampleGlueUrl' },
+      banner: "'use strict';\n" +
+              "const __gridsampleGlueUrl = require('node:url').pathToFileURL(__filename).href;",
+      minifyWhitespace: true,
+      charset: 'utf8',
+      logLevel: 'silent',
+    });
+  } catch (error) {
+    fail(`glue: ${error.message}`);
   }
-  return `'use strict';\n${text}`;
+  // Such as an import.meta other than its url, which would be empty in CommonJS.
+  for (const warning of result.warnings) fail(`glue: ${warning.text}`);
+  return result.code;
 }
 
 // The core's registries (src/gridsample/dtypes.inc, modes.inc, paddings.inc), which the types
@@ -243,12 +227,17 @@ const write = (name, content) => {
 const source = (name) => fs.readFileSync(path.join(here, name), 'utf8');
 
 write('gridsample.wasm', fs.readFileSync(args.wasm));
-const glue = glueWithThreadWorkers(fs.readFileSync(args.glue, 'utf8'));
-write('gridsample_glue.mjs', glue);
-write('gridsample_glue.cjs', glueToCommonJs(glue));
-const worker = fs.readFileSync(args.worker, 'utf8');
-write('gridsample_thread.mjs', threadScript(worker, THREAD_MODULE_HEADER));
-write('gridsample_thread.cjs', threadScript(worker, THREAD_NODE_HEADER));
+let emscripten;
+try {
+  emscripten = patchEmscripten({ glue: fs.readFileSync(args.glue, 'utf8'),
+                                 worker: fs.readFileSync(args.worker, 'utf8') });
+} catch (error) {
+  fail(error.message);
+}
+write('gridsample_glue.mjs', emscripten.glue);
+write('gridsample_glue.cjs', await glueToCommonJs(emscripten.glue));
+write('gridsample_thread.mjs', THREAD_MODULE_HEADER + emscripten.worker);
+write('gridsample_thread.cjs', THREAD_NODE_HEADER + emscripten.worker);
 write('gridsample_core.js', await bundleCore('esm'));
 write('gridsample_core.cjs', await bundleCore('cjs'));
 for (const name of ['index.js', 'index.node.js', 'index.cjs']) write(name, source(name));

@@ -9,7 +9,8 @@ const path = require('node:path');
 const { fileURLToPath } = require('node:url');
 const { Worker } = require('node:worker_threads');
 
-const createModule = require('./gridsample_glue.cjs');
+// The glue's CommonJS copy (esbuild's) keeps its ES module default export as `default`.
+const { default: createModule } = require('./gridsample_glue.cjs');
 const { affineGrid, gridSample, initWith, numThreads, version } = require('./gridsample_core.cjs');
 
 async function readWasm(where) {
