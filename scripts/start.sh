@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # `npm start`: the demo page (web/) on http://localhost:8080 (PORT overrides). Installs the npm
-# devDependencies when onnxruntime-web is missing from node_modules, builds the package into
-# dist/ (scripts/build_wasm.sh, which installs Emscripten through scripts/bootstrap.sh) when
-# dist/ is missing or older than its sources, then serves web/, dist/ and onnxruntime-web with
-# scripts/serve.mjs until stopped. Nothing beyond localhost is needed once that is done.
-# (The native example is the CMake target gridsample_example.)
+# devDependencies when onnxruntime-web or esbuild is missing from node_modules, builds the
+# package into dist/ (scripts/build_wasm.sh, which installs Emscripten through
+# scripts/bootstrap.sh) when dist/ is missing or older than its sources, then serves web/, dist/
+# and onnxruntime-web with scripts/serve.mjs until stopped. Nothing beyond localhost is needed
+# once that is done. (The native example is the CMake target gridsample_example.)
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 
-if ! npm ls --depth=0 onnxruntime-web >/dev/null 2>&1; then
+if ! npm ls --depth=0 esbuild onnxruntime-web >/dev/null 2>&1; then
   # onnxruntime-node ships its CPU binaries; skip its optional download of GPU ones.
   ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund
 fi
