@@ -189,10 +189,10 @@ struct OnCallThread;
 template <auto kCall, class... Args>
 struct OnCallThread<kCall, int (*)(Args...)> {
   static inline std::tuple<Args...> args;  // the call Start handed over
-  static int Run(void*) { return std::apply(kCall, args); }
+  static int Call(void*) { return std::apply(kCall, args); }
   static void Start(Args... a) {
     args = std::tuple<Args...>(a...);
-    SubmitCall(&Run, nullptr);
+    SubmitCall(&Call, nullptr);
   }
 };
 int FinishOnCallThread() { return CollectCall(); }

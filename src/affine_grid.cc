@@ -51,8 +51,8 @@ typename Traits<D>::Storage RoundOnce(double v) {
 // in 3-D, the order of onnx.reference's matrix product, with no fused multiply-add. The
 // products with y and z are taken once per row: the same rounded values as per element.
 template <DType D>
-void Run(const AffineProblem& p, const TensorView& theta, const MutableTensorView& grid,
-         bool align_corners) {
+void FillAffineGrid(const AffineProblem& p, const TensorView& theta, const MutableTensorView& grid,
+                    bool align_corners) {
   using Storage = typename Traits<D>::Storage;
   const Storage* matrices = static_cast<const Storage*>(theta.data);
   Storage* out = static_cast<Storage*>(grid.data);
@@ -121,7 +121,7 @@ Status AffineGrid(const TensorView& theta, const int64_t* size, size_t size_leng
   if (problem.grid_count == 0) return Status::Ok();
   try {
     VisitGridDType(theta.dtype, [&](auto dtype) {
-      Run<decltype(dtype)::value>(problem, theta, grid, options.align_corners);
+      FillAffineGrid<decltype(dtype)::value>(problem, theta, grid, options.align_corners);
     });
   } catch (const std::bad_alloc&) {
     return Status(StatusCode::kOutOfRange, "grid: out of memory for the base coordinates");

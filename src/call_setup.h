@@ -13,7 +13,7 @@
 #include "coords.h"
 #include "path_choice.h"
 #include "validate.h"
-#include "windows.h"
+#include "window_plan.h"
 
 namespace gridsample {
 
@@ -25,9 +25,9 @@ struct CallSetup {
   size_t taps;          // per axis
   size_t combinations;  // taps^rank
   int64_t tiles_per_batch;
-  // The window paths (IsWindowPath; windows.h): linear pairs (PlanLinearPairs) or cubic quads
+  // The window paths (IsWindowPath; window_plan.h): linear pairs (PlanLinearPairs) or cubic quads
   // (PlanCubicQuads), `rows` = taps^(r-1) rows per location, each starting at a row delta.
-  PairKind pair_kind;
+  ElementKind element_kind;
   size_t rows;
   int32_t row_deltas[kMaxWindowRows];
   // The channels-last path (channels_last.h): the input of batch items pixels_batch.. with the

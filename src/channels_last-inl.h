@@ -27,7 +27,7 @@
 #include "cubic_quads-inl.h"
 #include "linear_pairs-inl.h"
 #include "plan-inl.h"
-#include "windows.h"
+#include "window_plan.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -197,7 +197,7 @@ HWY_INLINE void Transpose(const float* HWY_RESTRICT src, size_t src_pitch, size_
 }
 
 // out[i] = row[i] as float32 for i < n, widened in vectors as the pair path widens.
-template <PairKind K>
+template <ElementKind K>
 HWY_INLINE void WidenRow(const typename PairFormat<K>::Element* row, size_t n, float* out) {
   using Format = PairFormat<K>;
   using Element = typename Format::Element;
@@ -214,9 +214,9 @@ HWY_INLINE void WidenRow(const typename PairFormat<K>::Element* row, size_t n, f
   }
 }
 
-template <PairKind K>
-void ToChannelsLastT(const void* planes, size_t channels, size_t plane, size_t padded, size_t begin,
-                     size_t end, float* pixels) {
+template <ElementKind K>
+void ToChannelsLastForKind(const void* planes, size_t channels, size_t plane, size_t padded,
+                           size_t begin, size_t end, float* pixels) {
   using Format = PairFormat<K>;
   using Element = typename Format::Element;
   const auto* elements = static_cast<const Element*>(planes);
@@ -232,7 +232,7 @@ void ToChannelsLastT(const void* planes, size_t channels, size_t plane, size_t p
     for (size_t c = 0; c < channels; c += kGroup) {
       const size_t group = std::min<size_t>(kGroup, channels - c);
       const Element* first = elements + c * plane + p0;
-      if constexpr (K == PairKind::kF32) {
+      if constexpr (K == ElementKind::kF32) {
         Transpose(first, plane, group, n, pixels + p0 * padded + c, padded);
         continue;
       }
@@ -248,13 +248,13 @@ void ToChannelsLastT(const void* planes, size_t channels, size_t plane, size_t p
 }
 
 // PadChannelsLast (channels_last.h): each pixel's channels widened to float32 and padded.
-template <PairKind K>
-void PadChannelsLastT(const void* in, size_t channels, size_t padded, size_t begin, size_t end,
-                      float* pixels) {
+template <ElementKind K>
+void PadChannelsLastForKind(const void* in, size_t channels, size_t padded, size_t begin,
+                            size_t end, float* pixels) {
   const auto* elements = static_cast<const typename PairFormat<K>::Element*>(in);
   for (size_t p = begin; p < end; ++p) {
     float* pixel = pixels + p * padded;
-    if constexpr (K == PairKind::kF32) {
+    if constexpr (K == ElementKind::kF32) {
       std::copy(elements + p * channels, elements + (p + 1) * channels, pixel);
     } else {
       WidenRow<K>(elements + p * channels, channels, pixel);
@@ -263,16 +263,17 @@ void PadChannelsLastT(const void* in, size_t channels, size_t padded, size_t beg
   }
 }
 
-// Calls f(std::integral_constant<PairKind, kind>) for the kinds this path takes (channels_last.h).
+// Calls f(std::integral_constant<ElementKind, kind>) for the kinds this path takes
+// (channels_last.h).
 template <class F>
-HWY_INLINE auto VisitFloatKind(PairKind kind, F&& f) {
+HWY_INLINE auto VisitFloatKind(ElementKind kind, F&& f) {
   switch (kind) {
-    case PairKind::kF16:
-      return f(std::integral_constant<PairKind, PairKind::kF16>());
-    case PairKind::kBF16:
-      return f(std::integral_constant<PairKind, PairKind::kBF16>());
+    case ElementKind::kF16:
+      return f(std::integral_constant<ElementKind, ElementKind::kF16>());
+    case ElementKind::kBF16:
+      return f(std::integral_constant<ElementKind, ElementKind::kBF16>());
     default:
-      return f(std::integral_constant<PairKind, PairKind::kF32>());
+      return f(std::integral_constant<ElementKind, ElementKind::kF32>());
   }
 }
 
@@ -385,7 +386,7 @@ HWY_INLINE auto VisitWindowPlan(size_t taps, size_t rows, F&& f) {
 // to element at + j * out_pitch + c (StorePixelsBlock). With `prefetch`, StoreBlock first
 // prefetches the block's lines of every plane, so that the stores do not each wait for their
 // line from memory; StorePixelsBlock's rows are contiguous, which the hardware prefetches.
-template <PairKind K>
+template <ElementKind K>
 HWY_NOINLINE void StoreBlock(const float* HWY_RESTRICT sums, size_t n, size_t width, void* out,
                              size_t at, size_t out_pitch, bool prefetch) {
   using Element = typename PairFormat<K>::Element;
@@ -396,7 +397,7 @@ HWY_NOINLINE void StoreBlock(const float* HWY_RESTRICT sums, size_t n, size_t wi
       for (size_t j = 0; j < n; j += kLine) hwy::Prefetch(first + c * out_pitch + j);
     }
   }
-  if constexpr (K == PairKind::kF32) {
+  if constexpr (K == ElementKind::kF32) {
     // 4x4 blocks: 8 or 16 output planes written at once (a power of two apart) evicted each
     // other's lines and were slower (docs/benchmarks.md).
     Transpose<4>(sums, kLastSumsPitch, n, width, first, out_pitch);
@@ -416,13 +417,13 @@ HWY_NOINLINE void StoreBlock(const float* HWY_RESTRICT sums, size_t n, size_t wi
   }
 }
 
-template <PairKind K>
+template <ElementKind K>
 HWY_NOINLINE void StorePixelsBlock(const float* HWY_RESTRICT sums, size_t n, size_t width,
                                    void* out, size_t at, size_t out_pitch, bool /*prefetch*/) {
   auto* first = static_cast<typename PairFormat<K>::Element*>(out) + at;
   for (size_t j = 0; j < n; ++j) {
     const float* row = sums + j * kLastSumsPitch;
-    if constexpr (K == PairKind::kF32) {
+    if constexpr (K == ElementKind::kF32) {
       std::copy(row, row + width, first + j * out_pitch);
     } else {
       const hn::ScalableTag<float> d;

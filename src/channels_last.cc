@@ -16,17 +16,17 @@ HWY_BEFORE_NAMESPACE();
 namespace gridsample {
 namespace HWY_NAMESPACE {
 
-void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t plane, size_t padded,
-                    size_t begin, size_t end, float* pixels) {
+void ToChannelsLast(ElementKind kind, const void* planes, size_t channels, size_t plane,
+                    size_t padded, size_t begin, size_t end, float* pixels) {
   VisitFloatKind(kind, [&](auto k) {
-    ToChannelsLastT<decltype(k)::value>(planes, channels, plane, padded, begin, end, pixels);
+    ToChannelsLastForKind<decltype(k)::value>(planes, channels, plane, padded, begin, end, pixels);
   });
 }
 
-void PadChannelsLast(PairKind kind, const void* in, size_t channels, size_t padded, size_t begin,
+void PadChannelsLast(ElementKind kind, const void* in, size_t channels, size_t padded, size_t begin,
                      size_t end, float* pixels) {
   VisitFloatKind(kind, [&](auto k) {
-    PadChannelsLastT<decltype(k)::value>(in, channels, padded, begin, end, pixels);
+    PadChannelsLastForKind<decltype(k)::value>(in, channels, padded, begin, end, pixels);
   });
 }
 
@@ -45,11 +45,12 @@ constexpr auto SumBlockFor() {
 
 // SampleChannelsLast in vectors of D.
 template <class D>
-bool SampleChannelsLastD(PairKind kind, const float* pixels, size_t channels, size_t padded,
-                         const int32_t* base_offsets, const int32_t* row_deltas,
-                         const float* row_weights, size_t taps, size_t rows, size_t pitch,
-                         size_t count, void* out, size_t channel_step, size_t location_step,
-                         bool prefetch_output) {
+bool SampleChannelsLastWithVectors(ElementKind kind, const float* pixels, size_t channels,
+                                   size_t padded, const int32_t* base_offsets,
+                                   const int32_t* row_deltas, const float* row_weights, size_t taps,
+                                   size_t rows, size_t pitch, size_t count, void* out,
+                                   size_t channel_step, size_t location_step,
+                                   bool prefetch_output) {
   // Pixels of 1, 2, 4 or 8 whole vectors (SumBlock's kVectors) where vectors have a fixed size.
   const size_t lanes = hn::Lanes(D());
   const size_t vectors =
@@ -82,7 +83,7 @@ bool SampleChannelsLastD(PairKind kind, const float* pixels, size_t channels, si
   return !finite;
 }
 
-bool SampleChannelsLast(PairKind kind, const float* pixels, size_t channels, size_t padded,
+bool SampleChannelsLast(ElementKind kind, const float* pixels, size_t channels, size_t padded,
                         const int32_t* base_offsets, const int32_t* row_deltas,
                         const float* row_weights, size_t taps, size_t rows, size_t pitch,
                         size_t count, void* out, size_t channel_step, size_t location_step,
@@ -92,11 +93,11 @@ bool SampleChannelsLast(PairKind kind, const float* pixels, size_t channels, siz
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   if (padded % lanes == 0 && kLastChunk % lanes == 0) {
-    return SampleChannelsLastD<hn::ScalableTag<float>>(
+    return SampleChannelsLastWithVectors<hn::ScalableTag<float>>(
         kind, pixels, channels, padded, base_offsets, row_deltas, row_weights, taps, rows, pitch,
         count, out, channel_step, location_step, prefetch_output);
   }
-  return SampleChannelsLastD<hn::CappedTag<float, kChannelPad>>(
+  return SampleChannelsLastWithVectors<hn::CappedTag<float, kChannelPad>>(
       kind, pixels, channels, padded, base_offsets, row_deltas, row_weights, taps, rows, pitch,
       count, out, channel_step, location_step, prefetch_output);
 }
@@ -170,15 +171,15 @@ HWY_EXPORT(ToChannelsLast);
 HWY_EXPORT(PadChannelsLast);
 HWY_EXPORT(SampleChannelsLast);
 
-void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t plane, size_t padded,
-                    size_t begin, size_t end, float* pixels) {
+void ToChannelsLast(ElementKind kind, const void* planes, size_t channels, size_t plane,
+                    size_t padded, size_t begin, size_t end, float* pixels) {
   HWY_DYNAMIC_DISPATCH(ToChannelsLast)(kind, planes, channels, plane, padded, begin, end, pixels);
 }
-void PadChannelsLast(PairKind kind, const void* in, size_t channels, size_t padded, size_t begin,
+void PadChannelsLast(ElementKind kind, const void* in, size_t channels, size_t padded, size_t begin,
                      size_t end, float* pixels) {
   HWY_DYNAMIC_DISPATCH(PadChannelsLast)(kind, in, channels, padded, begin, end, pixels);
 }
-bool SampleChannelsLast(PairKind kind, const float* pixels, size_t channels, size_t padded,
+bool SampleChannelsLast(ElementKind kind, const float* pixels, size_t channels, size_t padded,
                         const int32_t* base_offsets, const int32_t* row_deltas,
                         const float* row_weights, size_t taps, size_t rows, size_t pitch,
                         size_t count, void* out, size_t channel_step, size_t location_step,

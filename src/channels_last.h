@@ -38,13 +38,13 @@ void SetUpChannelsLast(const PathQuery& query, PathChoice* choice);
 // pixels[p * padded + c] = planes[c * plane + p] (elements of `kind`, as float32) for
 // c < channels and locations p in [begin, end) of one batch item's planes; 0 for the padding
 // c in [channels, padded).
-void ToChannelsLast(PairKind kind, const void* planes, size_t channels, size_t plane, size_t padded,
-                    size_t begin, size_t end, float* pixels);
+void ToChannelsLast(ElementKind kind, const void* planes, size_t channels, size_t plane,
+                    size_t padded, size_t begin, size_t end, float* pixels);
 
 // pixels[p * padded + c] = in[p * channels + c] (elements of `kind`, as float32) for
 // c < channels and pixels p in [begin, end) of one batch item's channels-last X `in`; 0 for
 // the padding c in [channels, padded).
-void PadChannelsLast(PairKind kind, const void* in, size_t channels, size_t padded, size_t begin,
+void PadChannelsLast(ElementKind kind, const void* in, size_t channels, size_t padded, size_t begin,
                      size_t end, float* pixels);
 
 // SampleLinearPairs(kind, ...) (taps = 2, a plan of PlanLinearPairs) or SampleCubicQuads
@@ -55,7 +55,7 @@ void PadChannelsLast(PairKind kind, const void* in, size_t channels, size_t padd
 // `padded` floats. With `prefetch_output`, the planes' lines are prefetched before each block
 // is stored (for outputs beyond L2). Returns whether some sum may be NaN: the caller finds those
 // (NaN outputs) and recomputes them, as for the pair and quad paths.
-bool SampleChannelsLast(PairKind kind, const float* pixels, size_t channels, size_t padded,
+bool SampleChannelsLast(ElementKind kind, const float* pixels, size_t channels, size_t padded,
                         const int32_t* base_offsets, const int32_t* row_deltas,
                         const float* row_weights, size_t taps, size_t rows, size_t pitch,
                         size_t count, void* out, size_t channel_step, size_t location_step,

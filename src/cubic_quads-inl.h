@@ -1,15 +1,15 @@
 // The cubic quad path, per SIMD target: cubic interpolation of float32 data for 1 to 3 spatial
 // axes of at least 4 elements each. Included by cubic_quads.cc once per target; the plan is
-// plan-inl.h's PlanWindowsT.
+// plan-inl.h's PlanWindowsForRank.
 //
-// Plan (PlanWindowsT with QuadAxis): each axis's four padded taps become a window of four adjacent
-// indices inside the input (coords.h, EncodeQuadTaps), so padding lives in the weights. Per
-// output location that leaves one base offset (the corner of the 4^r window), the inner axis's
+// Plan (PlanWindowsForRank with QuadAxis): each axis's four padded taps become a window of four
+// adjacent indices inside the input (coords.h, EncodeQuadTaps), so padding lives in the weights.
+// Per output location that leaves one base offset (the corner of the 4^r window), the inner axis's
 // four weights, and one weight for each of its 4^(r-1) rows (the product of the outer axes').
 // Lanes whose taps reflect more than once, or whose grid value is far out or not finite, are
 // planned with the scalar coords.h, which gives the same numbers.
 //
-// Kernel (SampleCubicQuadsT): per channel, each row's four elements are copied with one
+// Kernel (SampleCubicQuadsForRank): per channel, each row's four elements are copied with one
 // 128-bit load, then split into four vectors (LoadInterleaved4), weighed by the inner weights
 // and the row's sum by the row's weight: separably, which needs a quarter of the weights of a
 // product per tap and sums the rows in independent chains.
@@ -114,7 +114,7 @@ HWY_INLINE bool PlanCubicAxisVector(D d, hn::Vec<D> g, int64_t size, const Optio
   return true;
 }
 
-// The quad path's axis plans for PlanWindowsT: vector (PlanCubicAxisVector) and scalar
+// The quad path's axis plans for PlanWindowsForRank: vector (PlanCubicAxisVector) and scalar
 // (coords.h).
 struct QuadAxis {
   static constexpr size_t kTaps = 4;
@@ -157,9 +157,10 @@ HWY_INLINE auto VisitQuadRows(size_t rows, F&& f) {
 }
 
 template <size_t kRows>
-bool SampleCubicQuadsT(const float* HWY_RESTRICT plane, const int32_t* HWY_RESTRICT base_offsets,
-                       const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
-                       size_t pitch, size_t count, float* HWY_RESTRICT out) {
+bool SampleCubicQuadsForRank(const float* HWY_RESTRICT plane,
+                             const int32_t* HWY_RESTRICT base_offsets, const int32_t* row_deltas,
+                             const float* HWY_RESTRICT row_weights, size_t pitch, size_t count,
+                             float* HWY_RESTRICT out) {
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   // Fewer locations per block as rows grow: the quad buffer stays at 16 KiB (more only where a

@@ -19,9 +19,9 @@ void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes, const 
                     const Options& options, size_t count, size_t pitch, int32_t* base_offsets,
                     float* row_weights) {
   VisitRank<kMaxQuadRank>(rank, [&](auto r) {
-    PlanWindowsT<decltype(r)::value, QuadAxis>(grid, sizes, strides, options,
-                                               /*fixed_bits=*/0, count, pitch, base_offsets,
-                                               row_weights);
+    PlanWindowsForRank<decltype(r)::value, QuadAxis>(grid, sizes, strides, options,
+                                                     /*fixed_bits=*/0, count, pitch, base_offsets,
+                                                     row_weights);
   });
 }
 
@@ -29,8 +29,8 @@ bool SampleCubicQuads(const float* plane, const int32_t* base_offsets, const int
                       const float* row_weights, size_t rows, size_t pitch, size_t count,
                       float* out) {
   return VisitQuadRows(rows, [&](auto r) {
-    return SampleCubicQuadsT<decltype(r)::value>(plane, base_offsets, row_deltas, row_weights,
-                                                 pitch, count, out);
+    return SampleCubicQuadsForRank<decltype(r)::value>(plane, base_offsets, row_deltas, row_weights,
+                                                       pitch, count, out);
   });
 }
 

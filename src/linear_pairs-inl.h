@@ -1,7 +1,7 @@
 // The linear pair path, per SIMD target: linear interpolation of one-component data computed in
 // float32, for 1 to 4 spatial axes. Included by linear_pairs.cc once per target (foreach_target).
 //
-// Plan (PlanWindowsT with PairAxis): every axis's two taps become a pair of adjacent indices
+// Plan (PlanWindowsForRank with PairAxis): every axis's two taps become a pair of adjacent indices
 // inside the input with a weight each (coords.h, EncodePairTaps), so padding lives in the
 // weights and the kernel has no edge cases. Per output location that leaves one base offset
 // (the corner of the 2^r neighbourhood) and two weights for each of its 2^(r-1) rows. Lanes are
@@ -9,8 +9,8 @@
 // that folds more than once, is planned lane by lane with the scalar coords.h instead, which
 // gives the same numbers.
 //
-// Kernel (SampleLinearPairsT): per channel, each location's pair in each row is loaded with one
-// scalar load (as one 16-, 32- or 64-bit integer), which measured faster than hardware gathers
+// Kernel (SampleLinearPairsForRank): per channel, each location's pair in each row is loaded with
+// one scalar load (as one 16-, 32- or 64-bit integer), which measured faster than hardware gathers
 // on L1/L2-resident data. Float32 and 8-bit pairs go straight into vectors (GatherPairs);
 // 16-bit ones are copied through a block buffer. Then they are split, widened to float32 and
 // weighed as vectors; float16 converts with F16C where x86 has it.
@@ -129,7 +129,7 @@ HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& o
   return true;
 }
 
-// The pair path's axis plans for PlanWindowsT: vector (PlanAxisVector) and scalar (coords.h).
+// The pair path's axis plans for PlanWindowsForRank: vector (PlanAxisVector) and scalar (coords.h).
 struct PairAxis {
   static constexpr size_t kTaps = 2;
   template <class D>
@@ -140,8 +140,8 @@ struct PairAxis {
   }
   // A whole vector of 2-D locations (x, y) whose pairs lie inside (border and reflection
   // padding, both axes of 2 or more elements), planned in registers: PlanAxisVector's inside
-  // branch on both axes, then the corner offset and the row weights as PlanWindowsT stores them
-  // (float products, or with `fixed` StoreFixedPairWeights' split of `whole`, every lane
+  // branch on both axes, then the corner offset and the row weights as PlanWindowsForRank stores
+  // them (float products, or with `fixed` StoreFixedPairWeights' split of `whole`, every lane
   // complete), the same numbers without the WindowBlock between them. False, with nothing
   // stored, where a reflection folds more than once.
   template <class D>
@@ -182,7 +182,7 @@ struct PairAxis {
   }
   // A whole vector of 3-D locations (grid components x, y, z in c0, c1, c2) planned in
   // registers: PaddedCoordinates and PairsAt on each axis, then the corner offset and the row
-  // weights as PlanWindowsT stores them (float products, or with `fixed` SplitFixedPair's
+  // weights as PlanWindowsForRank stores them (float products, or with `fixed` SplitFixedPair's
   // split of `whole`, every lane complete), the same numbers without the WindowBlock between
   // them. Not for fixed-point weights under zeros padding, which need each lane's
   // completeness. kInside as for PairsAt, on every axis. False, with nothing stored, where a
@@ -304,11 +304,11 @@ HWY_INLINE void GatherPairs(D d, const unsigned char* const* rows,
 // How the pairs of each element kind sit in memory (one integer of twice the element's width,
 // first element in the low half: every target Highway supports here is little-endian) and how
 // they widen to float32 with the conversions of convert.h.
-template <PairKind K>
+template <ElementKind K>
 struct PairFormat;
 
 // The two kBits-bit integers in the low 2 * kBits bits of each uint32 lane of v (the first in
-// the low half): the integer pair kinds' widening, to float32 (8-bit kinds), or as int32 bits in
+// the low half): the integer element kinds' widening, to float32 (8-bit kinds), or as int32 bits in
 // float-typed vectors (16-bit kinds, which WeighPair sums as integers; one vector type for
 // every kind's elements).
 template <size_t kBits, bool kSigned, class D>
@@ -331,21 +331,21 @@ HWY_INLINE void SplitIntegers(D d, hn::Vec<hn::RebindToUnsigned<D>> v, hn::Vec<D
 
 // The integer and bool kinds, planned with fixed-point weights (linear_pairs.h) and summed
 // exactly.
-constexpr bool FixedPairKind(PairKind kind) {
-  return kind != PairKind::kF32 && kind != PairKind::kF16 && kind != PairKind::kBF16;
+constexpr bool FixedPairKind(ElementKind kind) {
+  return kind != ElementKind::kF32 && kind != ElementKind::kF16 && kind != ElementKind::kBF16;
 }
 // The 16-bit integer kinds: their fixed-point sums (24 fraction bits) pass 2^24, so WeighPair
 // sums them exactly in integers; the 8-bit kinds' (16 fraction bits) stay below 2^24 and are
 // exact in float32.
-constexpr bool IntegerSums(PairKind kind) {
-  return kind == PairKind::kI16 || kind == PairKind::kU16;
+constexpr bool IntegerSums(ElementKind kind) {
+  return kind == ElementKind::kI16 || kind == ElementKind::kU16;
 }
 
 // acc += x * w. For the IntegerSums kinds x carries int32 bits and w is a fixed-point weight
 // k * 2^-24 (k <= 2^24), and the sum K = sum of x * k is exact, in wrapping uint32 arithmetic
 // as two sums: `acc` of x * (k >> 12) and `low` of x * (k & 4095) (below 2^28 and 2^32), which
 // StoreExact combines.
-template <PairKind K, class D>
+template <ElementKind K, class D>
 HWY_INLINE void WeighPair(D d, hn::Vec<D> x, hn::Vec<D> w, hn::Vec<D>& acc, hn::Vec<D>& low) {
   if constexpr (!IntegerSums(K)) {
     acc = hn::MulAdd(x, w, acc);
@@ -366,7 +366,7 @@ HWY_INLINE void WeighPair(D d, hn::Vec<D> x, hn::Vec<D> w, hn::Vec<D>& acc, hn::
 // a non-finite location weighs 0). The 16-bit kinds' are K = acc * 2^12 + low in units of
 // 2^-24: floor divisions by 2^12 are arithmetic shifts, nested, floor(K / 2^24) =
 // floor((acc + floor(low / 2^12)) / 2^12), and a negative K with a remainder truncates up.
-template <PairKind K, class D>
+template <ElementKind K, class D>
 HWY_INLINE void StoreExact(D d, hn::Vec<D> acc, hn::Vec<D> low, size_t valid,
                            typename PairFormat<K>::Element* dst) {
   using Element = typename PairFormat<K>::Element;
@@ -375,11 +375,11 @@ HWY_INLINE void StoreExact(D d, hn::Vec<D> acc, hn::Vec<D> low, size_t valid,
   const hn::Rebind<Element, D> dn;
   const auto a = hn::BitCast(du, acc), l = hn::BitCast(du, low);
   hn::Vec<decltype(di)> q;
-  if constexpr (K == PairKind::kBool) {  // nonzero is true
+  if constexpr (K == ElementKind::kBool) {  // nonzero is true
     q = hn::IfThenElseZero(hn::RebindMask(di, hn::Ne(acc, hn::Zero(d))), hn::Set(di, 1));
   } else if constexpr (!IntegerSums(K)) {
     q = hn::ConvertTo(di, acc);
-  } else if constexpr (K == PairKind::kU16) {  // K >= 0; low may pass 2^31
+  } else if constexpr (K == ElementKind::kU16) {  // K >= 0; low may pass 2^31
     q = hn::BitCast(di, hn::ShiftRight<12>(hn::Add(a, hn::ShiftRight<12>(l))));
   } else {
     const auto floor =
@@ -399,7 +399,7 @@ HWY_INLINE void StoreExact(D d, hn::Vec<D> acc, hn::Vec<D> low, size_t valid,
 }
 
 template <>
-struct PairFormat<PairKind::kF32> : FloatSums {
+struct PairFormat<ElementKind::kF32> : FloatSums {
   using Pair = uint64_t;
   // A vector of elements as float32 (the channels-last path's widening).
   template <class D>
@@ -452,22 +452,22 @@ struct PairFormat<PairKind::kF32> : FloatSums {
 #define GRIDSAMPLE_F16C (GRIDSAMPLE_X86_BITS >= 256)
 
 // 16-bit elements: pairs as uint32 lanes.
-template <PairKind K>
+template <ElementKind K>
 struct PairFormat16 {
   using Pair = uint32_t;
-  using Element = typename std::conditional<K == PairKind::kI16, int16_t, uint16_t>::type;
+  using Element = typename std::conditional<K == ElementKind::kI16, int16_t, uint16_t>::type;
   template <class D>
   static void Store(D d, hn::Vec<D> v, Element* dst) {
     const hn::Rebind<Element, D> dn;
 #if GRIDSAMPLE_F16C
-    if constexpr (K == PairKind::kF16) {  // F16C: round to nearest even, as FloatToHalf
+    if constexpr (K == ElementKind::kF16) {  // F16C: round to nearest even, as FloatToHalf
       const hn::Rebind<hwy::float16_t, D> df16;
       hn::StoreU(hn::BitCast(dn, hn::DemoteTo(df16, v)), dn, dst);
       return;
     }
 #endif
     const hn::RebindToSigned<D> di;  // float16, bfloat16 (the integer kinds: StoreExact)
-    const auto bits = K == PairKind::kF16 ? FloatToHalf(d, v) : FloatToBFloat16(d, v);
+    const auto bits = K == ElementKind::kF16 ? FloatToHalf(d, v) : FloatToBFloat16(d, v);
     hn::StoreU(hn::DemoteTo(dn, hn::BitCast(di, bits)), dn, dst);
   }
   template <class D>
@@ -476,9 +476,9 @@ struct PairFormat16 {
     const auto v = hn::LoadU(du, pairs);
     const auto low = hn::And(v, hn::Set(du, 0xFFFFu));
     const auto high = hn::ShiftRight<16>(v);
-    if constexpr (K == PairKind::kU16 || K == PairKind::kI16) {
-      SplitIntegers<16, K == PairKind::kI16>(d, v, left, right);
-    } else if constexpr (K == PairKind::kBF16) {
+    if constexpr (K == ElementKind::kU16 || K == ElementKind::kI16) {
+      SplitIntegers<16, K == ElementKind::kI16>(d, v, left, right);
+    } else if constexpr (K == ElementKind::kBF16) {
       left = hn::BitCast(d, hn::ShiftLeft<16>(v));
       right = hn::BitCast(d, hn::And(v, hn::Set(du, 0xFFFF0000u)));
     } else {
@@ -496,33 +496,33 @@ struct PairFormat16 {
   // A vector of float16 or bfloat16 elements as float32, as Load widens each element of a pair.
   template <class D>
   static hn::Vec<D> Widen(D d, const Element* elements) {
-    static_assert(K == PairKind::kF16 || K == PairKind::kBF16, "float elements only");
+    static_assert(K == ElementKind::kF16 || K == ElementKind::kBF16, "float elements only");
     const hn::Rebind<uint16_t, D> du16;
 #if GRIDSAMPLE_F16C
-    if constexpr (K == PairKind::kF16) {  // F16C, as in Load
+    if constexpr (K == ElementKind::kF16) {  // F16C, as in Load
       const hn::Rebind<hwy::float16_t, D> df16;
       return hn::PromoteTo(d, hn::BitCast(df16, hn::LoadU(du16, elements)));
     }
 #endif
     const auto v = hn::PromoteTo(hn::RebindToUnsigned<D>(), hn::LoadU(du16, elements));
-    if constexpr (K == PairKind::kBF16) return hn::BitCast(d, hn::ShiftLeft<16>(v));
+    if constexpr (K == ElementKind::kBF16) return hn::BitCast(d, hn::ShiftLeft<16>(v));
     return HalfToFloat(d, v);
   }
 };
 template <>
-struct PairFormat<PairKind::kF16> : PairFormat16<PairKind::kF16> {};
+struct PairFormat<ElementKind::kF16> : PairFormat16<ElementKind::kF16> {};
 template <>
-struct PairFormat<PairKind::kBF16> : PairFormat16<PairKind::kBF16> {};
+struct PairFormat<ElementKind::kBF16> : PairFormat16<ElementKind::kBF16> {};
 template <>
-struct PairFormat<PairKind::kI16> : PairFormat16<PairKind::kI16> {};
+struct PairFormat<ElementKind::kI16> : PairFormat16<ElementKind::kI16> {};
 template <>
-struct PairFormat<PairKind::kU16> : PairFormat16<PairKind::kU16> {};
+struct PairFormat<ElementKind::kU16> : PairFormat16<ElementKind::kU16> {};
 
 // 8-bit elements: pairs as uint16, widened to uint32 lanes.
-template <PairKind K>
+template <ElementKind K>
 struct PairFormat8 {
   using Pair = uint16_t;
-  using Element = typename std::conditional<K == PairKind::kI8, int8_t, uint8_t>::type;
+  using Element = typename std::conditional<K == ElementKind::kI8, int8_t, uint8_t>::type;
   template <class D>
   static void Load(D d, const Pair* pairs, hn::Vec<D>& left, hn::Vec<D>& right) {
     const hn::Rebind<uint16_t, D> du16;
@@ -545,8 +545,8 @@ struct PairFormat8 {
   template <class D>
   static HWY_INLINE void Split(D d, hn::Vec<hn::RebindToUnsigned<D>> v, hn::Vec<D>& left,
                                hn::Vec<D>& right) {
-    if constexpr (K == PairKind::kU8 || K == PairKind::kI8) {
-      SplitIntegers<8, K == PairKind::kI8>(d, v, left, right);
+    if constexpr (K == ElementKind::kU8 || K == ElementKind::kI8) {
+      SplitIntegers<8, K == ElementKind::kI8>(d, v, left, right);
     } else {  // bool: any nonzero byte is 1
       const hn::RebindToUnsigned<D> du;
       const auto one = hn::Set(d, 1.0f);
@@ -558,23 +558,23 @@ struct PairFormat8 {
   }
 };
 template <>
-struct PairFormat<PairKind::kI8> : PairFormat8<PairKind::kI8> {};
+struct PairFormat<ElementKind::kI8> : PairFormat8<ElementKind::kI8> {};
 template <>
-struct PairFormat<PairKind::kU8> : PairFormat8<PairKind::kU8> {};
+struct PairFormat<ElementKind::kU8> : PairFormat8<ElementKind::kU8> {};
 template <>
-struct PairFormat<PairKind::kBool> : PairFormat8<PairKind::kBool> {};
+struct PairFormat<ElementKind::kBool> : PairFormat8<ElementKind::kBool> {};
 
 // A vector of the pair kernel's sums: the integer and bool kinds' through StoreExact, the float
 // kinds' through StoreSums (out[at..] too, unless out is null, and their NaN lanes noted in
 // `nan`); with `stream`, a whole vector of float32 sums through StreamSums.
-template <PairKind K, class D, class M>
+template <ElementKind K, class D, class M>
 HWY_INLINE void StorePairSums(D d, hn::Vec<D> acc, hn::Vec<D> low, size_t valid, float* out,
                               size_t at, typename PairFormat<K>::Element* elements, bool stream,
                               M& nan) {
   if constexpr (FixedPairKind(K)) {
     StoreExact<K>(d, acc, low, valid, elements);
   } else {
-    if constexpr (K == PairKind::kF32) {
+    if constexpr (K == ElementKind::kF32) {
       if (stream && valid == hn::Lanes(d)) {
         nan = hn::Or(nan, hn::IsNaN(acc));
         StreamSums(d, acc, elements);
@@ -585,17 +585,17 @@ HWY_INLINE void StorePairSums(D d, hn::Vec<D> acc, hn::Vec<D> low, size_t valid,
   }
 }
 
-template <PairKind K, size_t kRows>
-bool SampleLinearPairsT(const void* plane, const int32_t* HWY_RESTRICT base_offsets,
-                        const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
-                        size_t pitch, size_t count, PairFlags flags, float* out, void* dst) {
+template <ElementKind K, size_t kRows>
+bool SampleLinearPairsForRank(const void* plane, const int32_t* HWY_RESTRICT base_offsets,
+                              const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
+                              size_t pitch, size_t count, PairFlags flags, float* out, void* dst) {
   using Format = PairFormat<K>;
   using Pair = typename Format::Pair;
   using Element = typename Format::Element;
   auto* elements = static_cast<Element*>(dst);
   // Whole vectors start a multiple of 4 floats after dst: all are 16-byte aligned, or none.
   const bool stream =
-      K == PairKind::kF32 && flags.stream_output && reinterpret_cast<uintptr_t>(dst) % 16 == 0;
+      K == ElementKind::kF32 && flags.stream_output && reinterpret_cast<uintptr_t>(dst) % 16 == 0;
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   constexpr size_t kElement = sizeof(Pair) / 2;
@@ -672,13 +672,13 @@ HWY_INLINE auto VisitPairRows(size_t rows, F&& f) {
   }
 }
 
-template <PairKind K>
-bool SampleLinearPairsK(const void* plane, const int32_t* base_offsets, const int32_t* row_deltas,
-                        const float* row_weights, size_t rows, size_t pitch, size_t count,
-                        PairFlags flags, float* out, void* dst) {
+template <ElementKind K>
+bool SampleLinearPairsForKind(const void* plane, const int32_t* base_offsets,
+                              const int32_t* row_deltas, const float* row_weights, size_t rows,
+                              size_t pitch, size_t count, PairFlags flags, float* out, void* dst) {
   return VisitPairRows(rows, [&](auto r) {
-    return SampleLinearPairsT<K, decltype(r)::value>(plane, base_offsets, row_deltas, row_weights,
-                                                     pitch, count, flags, out, dst);
+    return SampleLinearPairsForRank<K, decltype(r)::value>(
+        plane, base_offsets, row_deltas, row_weights, pitch, count, flags, out, dst);
   });
 }
 

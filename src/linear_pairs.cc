@@ -21,19 +21,19 @@ void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes, const
                      const Options& options, int fixed_bits, size_t count, size_t pitch,
                      int32_t* base_offsets, float* row_weights) {
   VisitRank<kMaxPairRank>(rank, [&](auto r) {
-    PlanWindowsT<decltype(r)::value, PairAxis>(grid, sizes, strides, options, fixed_bits, count,
-                                               pitch, base_offsets, row_weights);
+    PlanWindowsForRank<decltype(r)::value, PairAxis>(grid, sizes, strides, options, fixed_bits,
+                                                     count, pitch, base_offsets, row_weights);
   });
 }
 
-bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
+bool SampleLinearPairs(ElementKind kind, const void* plane, const int32_t* base_offsets,
                        const int32_t* row_deltas, const float* row_weights, size_t rows,
                        size_t pitch, size_t count, PairFlags flags, float* out, void* dst) {
   switch (kind) {
-#define GRIDSAMPLE_PAIR_KIND(Kind)                                                                \
-  case PairKind::Kind:                                                                            \
-    return SampleLinearPairsK<PairKind::Kind>(plane, base_offsets, row_deltas, row_weights, rows, \
-                                              pitch, count, flags, out, dst);
+#define GRIDSAMPLE_PAIR_KIND(Kind)                      \
+  case ElementKind::Kind:                               \
+    return SampleLinearPairsForKind<ElementKind::Kind>( \
+        plane, base_offsets, row_deltas, row_weights, rows, pitch, count, flags, out, dst);
     GRIDSAMPLE_PAIR_KIND(kF32)
     GRIDSAMPLE_PAIR_KIND(kF16)
     GRIDSAMPLE_PAIR_KIND(kBF16)
@@ -43,7 +43,7 @@ bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_off
     GRIDSAMPLE_PAIR_KIND(kU16)
     GRIDSAMPLE_PAIR_KIND(kBool)
 #undef GRIDSAMPLE_PAIR_KIND
-    case PairKind::kNone:  // never planned for the pair path
+    case ElementKind::kNone:  // never planned for the pair path
       break;
   }
   return false;
@@ -102,7 +102,7 @@ void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes, const
   HWY_DYNAMIC_DISPATCH(PlanLinearPairs)
   (grid, rank, sizes, strides, options, fixed_bits, count, pitch, base_offsets, row_weights);
 }
-bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
+bool SampleLinearPairs(ElementKind kind, const void* plane, const int32_t* base_offsets,
                        const int32_t* row_deltas, const float* row_weights, size_t rows,
                        size_t pitch, size_t count, PairFlags flags, float* out, void* dst) {
   return HWY_DYNAMIC_DISPATCH(SampleLinearPairs)(kind, plane, base_offsets, row_deltas, row_weights,

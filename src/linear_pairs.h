@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "gridsample/gridsample.h"
-#include "windows.h"
+#include "window_plan.h"
 
 namespace gridsample {
 
@@ -33,10 +33,6 @@ void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes, const
                      const Options& options, int fixed_bits, size_t count, size_t pitch,
                      int32_t* base_offsets, float* row_weights);
 
-// Element types the pair path reads, each converted to float32 as convert.h does; kNone marks
-// the dtypes it does not read (the registry's Pair column, src/gridsample/dtypes.inc).
-enum class PairKind { kNone, kF32, kF16, kBF16, kI8, kU8, kI16, kU16, kBool };
-
 // One channel of a planned tile: the sum over rows of each row's pair weighed by its two
 // weights, for i < count, reading `plane` (elements of `kind`). The sums go to out[i] as
 // float32 (unless out is null: for kinds other than kF32 the float sums are only needed to find
@@ -56,7 +52,7 @@ struct PairFlags {
   // lines would otherwise each be read from memory before being overwritten whole.
   bool stream_output = false;
 };
-bool SampleLinearPairs(PairKind kind, const void* plane, const int32_t* base_offsets,
+bool SampleLinearPairs(ElementKind kind, const void* plane, const int32_t* base_offsets,
                        const int32_t* row_deltas, const float* row_weights, size_t rows,
                        size_t pitch, size_t count, PairFlags flags, float* out, void* dst);
 

@@ -17,7 +17,7 @@
 
 #include "coords.h"
 #include "hwy/highway.h"
-#include "windows.h"
+#include "window_plan.h"
 #include "plan-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -48,8 +48,9 @@ HWY_INLINE bool PlanNearestAxisVector(D d, hn::Vec<D> g, int64_t size, int64_t s
 }
 
 template <size_t kRank>
-void PlanNearestT(const float* HWY_RESTRICT grid, const int64_t* sizes, const int64_t* strides,
-                  const Options& options, size_t count, int64_t* HWY_RESTRICT offsets) {
+void PlanNearestForRank(const float* HWY_RESTRICT grid, const int64_t* sizes,
+                        const int64_t* strides, const Options& options, size_t count,
+                        int64_t* HWY_RESTRICT offsets) {
   const hn::ScalableTag<float> d;
   const hn::RebindToSigned<decltype(d)> di;
   const size_t lanes = hn::Lanes(d);

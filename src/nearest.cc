@@ -16,7 +16,7 @@ namespace HWY_NAMESPACE {
 void PlanNearest(const float* grid, size_t rank, const int64_t* sizes, const int64_t* strides,
                  const Options& options, size_t count, int64_t* offsets) {
   VisitRank<kMaxPairRank>(rank, [&](auto r) {
-    PlanNearestT<decltype(r)::value>(grid, sizes, strides, options, count, offsets);
+    PlanNearestForRank<decltype(r)::value>(grid, sizes, strides, options, count, offsets);
   });
 }
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "gridsample/gridsample.h"
-#include "windows.h"
+#include "window_plan.h"
 
 namespace gridsample {
 

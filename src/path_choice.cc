@@ -15,7 +15,7 @@
 #include "nearest.h"
 #include "pixel_pairs.h"
 #include "thread_pool.h"
-#include "windows.h"
+#include "window_plan.h"
 
 namespace gridsample {
 namespace {

@@ -15,23 +15,23 @@
 
 namespace gridsample {
 
-// The element kind the pair path reads for dtype D (the registry's Pair column).
+// The element kind the window paths read for dtype D (the registry's Element column).
 template <DType D>
-constexpr PairKind PairKindOf() {
+constexpr ElementKind ElementKindOf() {
   switch (D) {
-#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Conversion, Grid, Pair, ...) \
-  case DType::k##Enum:                                                              \
-    return PairKind::Pair;
+#define GRIDSAMPLE_DTYPE(Enum, name, Storage, Compute, Conversion, Grid, Element, ...) \
+  case DType::k##Enum:                                                                 \
+    return ElementKind::Element;
 #include "gridsample/dtypes.inc"
   }
-  return PairKind::kNone;
+  return ElementKind::kNone;
 }
 
 // What the dtypes of a call allow: the paths' element kinds and grid types.
 struct PathTypes {
-  PairKind pair_kind;
-  bool windows;        // X has a pair kind and the grid computes in float32
-  bool channels_last;  // ... and the pair kind is a float one
+  ElementKind element_kind;
+  bool windows;        // X has an element kind and the grid computes in float32
+  bool channels_last;  // ... and the element kind is a float one
   bool float32_x;
   bool float32_grid;
   size_t x_bytes;  // bytes per element of X
@@ -39,13 +39,13 @@ struct PathTypes {
 
 template <DType XD, DType GD>
 constexpr PathTypes PathTypesOf() {
-  constexpr PairKind kPairKind = PairKindOf<XD>();
-  constexpr bool kWindows =
-      kPairKind != PairKind::kNone && std::is_same<typename Traits<GD>::Compute, float>::value;
-  return {kPairKind,
+  constexpr ElementKind kElementKind = ElementKindOf<XD>();
+  constexpr bool kWindows = kElementKind != ElementKind::kNone &&
+                            std::is_same<typename Traits<GD>::Compute, float>::value;
+  return {kElementKind,
           kWindows,
-          kWindows && (kPairKind == PairKind::kF32 || kPairKind == PairKind::kF16 ||
-                       kPairKind == PairKind::kBF16),
+          kWindows && (kElementKind == ElementKind::kF32 || kElementKind == ElementKind::kF16 ||
+                       kElementKind == ElementKind::kBF16),
           XD == DType::kFloat32,
           GD == DType::kFloat32,
           sizeof(typename Traits<XD>::Storage)};

@@ -157,9 +157,9 @@ HWY_INLINE void WeighPixels(D d, const typename Format::Slot* slots, int shift, 
   WeighChannels<kC>(c0, c1, c2, c3, w, acc0, acc1, acc2, acc3);
 }
 
-template <PairKind K, size_t kC>
+template <ElementKind K, size_t kC>
 using PixelFormat =
-    typename std::conditional<K == PairKind::kU8, BytePixels<kC>, FloatPixels<kC>>::type;
+    typename std::conditional<K == ElementKind::kU8, BytePixels<kC>, FloatPixels<kC>>::type;
 
 #if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
 // RGBA bytes: each row's pair of pixels is 8 bytes, gathered as the float32 pair kernel gathers
@@ -179,7 +179,7 @@ void SampleRgbaPairs(const void* pixels, const int32_t* HWY_RESTRICT base_offset
   for (size_t i = 0; i < count; i += lanes) {
     PrefetchAhead<kRows>(rows, base_offsets, i, count, 4);
     hn::Vec<decltype(d)> left[kRows], right[kRows];
-    using Pairs = PairFormat<PairKind::kF32>;
+    using Pairs = PairFormat<ElementKind::kF32>;
     // Loaded one by one: AVX-512's gathers were slower here (W10 0.92) even where they are
     // faster on float32 planes.
     Pairs::Gather<kRows>(d, rows, base_offsets + i, /*hardware=*/false, left, right);
@@ -198,12 +198,12 @@ void SampleRgbaPairs(const void* pixels, const int32_t* HWY_RESTRICT base_offset
 }
 #endif
 
-template <PairKind K, size_t kC, size_t kRows>
-bool SamplePixelPairsT(const void* pixels, const int32_t* HWY_RESTRICT base_offsets,
-                       const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
-                       size_t pitch, size_t count, void* out) {
+template <ElementKind K, size_t kC, size_t kRows>
+bool SamplePixelPairsForRank(const void* pixels, const int32_t* HWY_RESTRICT base_offsets,
+                             const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
+                             size_t pitch, size_t count, void* out) {
 #if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
-  if constexpr (K == PairKind::kU8 && kC == 4) {
+  if constexpr (K == ElementKind::kU8 && kC == 4) {
     SampleRgbaPairs<kRows>(pixels, base_offsets, row_deltas, row_weights, pitch, count,
                            static_cast<uint8_t*>(out));
     return false;  // exact sums are never NaN
@@ -243,7 +243,7 @@ bool SamplePixelPairsT(const void* pixels, const int32_t* HWY_RESTRICT base_offs
                                 hn::LoadU(d, weights + pitch), acc0, acc1, acc2, acc3);
       }
       const size_t valid = std::min(lanes, n - i);
-      if constexpr (K == PairKind::kF32) {
+      if constexpr (K == ElementKind::kF32) {
         auto any = hn::Or(hn::Or(hn::IsNaN(acc0), hn::IsNaN(acc1)), hn::IsNaN(acc2));
         if constexpr (kC == 4) any = hn::Or(any, hn::IsNaN(acc3));
         nan = hn::Or(nan, hn::And(any, hn::FirstN(d, valid)));
@@ -254,13 +254,13 @@ bool SamplePixelPairsT(const void* pixels, const int32_t* HWY_RESTRICT base_offs
   return !hn::AllFalse(d, nan);
 }
 
-template <PairKind K, size_t kC>
-bool SamplePixelPairsC(const void* pixels, const int32_t* base_offsets, const int32_t* row_deltas,
-                       const float* row_weights, size_t rows, size_t pitch, size_t count,
-                       void* out) {
+template <ElementKind K, size_t kC>
+bool SamplePixelPairsForPixels(const void* pixels, const int32_t* base_offsets,
+                               const int32_t* row_deltas, const float* row_weights, size_t rows,
+                               size_t pitch, size_t count, void* out) {
   return VisitPairRows(rows, [&](auto r) {
-    return SamplePixelPairsT<K, kC, decltype(r)::value>(pixels, base_offsets, row_deltas,
-                                                        row_weights, pitch, count, out);
+    return SamplePixelPairsForRank<K, kC, decltype(r)::value>(pixels, base_offsets, row_deltas,
+                                                              row_weights, pitch, count, out);
   });
 }
 

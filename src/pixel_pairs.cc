@@ -13,21 +13,21 @@ HWY_BEFORE_NAMESPACE();
 namespace gridsample {
 namespace HWY_NAMESPACE {
 
-bool SamplePixelPairs(PairKind kind, size_t channels, const void* pixels,
+bool SamplePixelPairs(ElementKind kind, size_t channels, const void* pixels,
                       const int32_t* base_offsets, const int32_t* row_deltas,
                       const float* row_weights, size_t rows, size_t pitch, size_t count,
                       void* out) {
-  const bool bytes = kind == PairKind::kU8;
+  const bool bytes = kind == ElementKind::kU8;
   if (channels == 3) {
-    return bytes ? SamplePixelPairsC<PairKind::kU8, 3>(pixels, base_offsets, row_deltas,
-                                                       row_weights, rows, pitch, count, out)
-                 : SamplePixelPairsC<PairKind::kF32, 3>(pixels, base_offsets, row_deltas,
-                                                        row_weights, rows, pitch, count, out);
+    return bytes ? SamplePixelPairsForPixels<ElementKind::kU8, 3>(
+                       pixels, base_offsets, row_deltas, row_weights, rows, pitch, count, out)
+                 : SamplePixelPairsForPixels<ElementKind::kF32, 3>(
+                       pixels, base_offsets, row_deltas, row_weights, rows, pitch, count, out);
   }
-  return bytes ? SamplePixelPairsC<PairKind::kU8, 4>(pixels, base_offsets, row_deltas, row_weights,
-                                                     rows, pitch, count, out)
-               : SamplePixelPairsC<PairKind::kF32, 4>(pixels, base_offsets, row_deltas, row_weights,
-                                                      rows, pitch, count, out);
+  return bytes ? SamplePixelPairsForPixels<ElementKind::kU8, 4>(
+                     pixels, base_offsets, row_deltas, row_weights, rows, pitch, count, out)
+               : SamplePixelPairsForPixels<ElementKind::kF32, 4>(
+                     pixels, base_offsets, row_deltas, row_weights, rows, pitch, count, out);
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
@@ -39,12 +39,12 @@ HWY_AFTER_NAMESPACE();
 namespace gridsample {
 
 bool PixelPairsFit(const PathQuery& q) {
-  return q.channels_last && LinearPairsFit(q) && PixelPairsTake(q.types.pair_kind, q.channels);
+  return q.channels_last && LinearPairsFit(q) && PixelPairsTake(q.types.element_kind, q.channels);
 }
 
 HWY_EXPORT(SamplePixelPairs);
 
-bool SamplePixelPairs(PairKind kind, size_t channels, const void* pixels,
+bool SamplePixelPairs(ElementKind kind, size_t channels, const void* pixels,
                       const int32_t* base_offsets, const int32_t* row_deltas,
                       const float* row_weights, size_t rows, size_t pitch, size_t count,
                       void* out) {

@@ -15,11 +15,12 @@ namespace gridsample {
 
 // Whether the path samples pixels of `channels` channels of `kind`: uint8 and float32 RGB and
 // RGBA.
-constexpr bool PixelPairsTake(PairKind kind, size_t channels) {
-  return (kind == PairKind::kU8 || kind == PairKind::kF32) && (channels == 3 || channels == 4);
+constexpr bool PixelPairsTake(ElementKind kind, size_t channels) {
+  return (kind == ElementKind::kU8 || kind == ElementKind::kF32) &&
+         (channels == 3 || channels == 4);
 }
 // Whether the path samples some pixels of `kind`.
-constexpr bool PixelPairsKind(PairKind kind) { return PixelPairsTake(kind, 4); }
+constexpr bool PixelPairsKind(ElementKind kind) { return PixelPairsTake(kind, 4); }
 
 // The path's row (path_choice.cc): channels-last X of pixels it takes, where PlanLinearPairs
 // plans the call. It beats every other path there.
@@ -31,7 +32,7 @@ bool PixelPairsFit(const PathQuery& query);
 // row deltas count pixels. Returns whether some sum is NaN (kF32 only): the caller recomputes
 // those, as for the pair path. kU8 takes a plan with fixed_bits = kFixedBits of uint8 and sums
 // it exactly, as the pair path does.
-bool SamplePixelPairs(PairKind kind, size_t channels, const void* pixels,
+bool SamplePixelPairs(ElementKind kind, size_t channels, const void* pixels,
                       const int32_t* base_offsets, const int32_t* row_deltas,
                       const float* row_weights, size_t rows, size_t pitch, size_t count, void* out);
 

@@ -1,5 +1,5 @@
 // What the vector plans of the pair, quad and nearest paths share, per SIMD target: loading a
-// vector of grid values, the windows plan (PlanWindowsT), storing sums and the pair kernels'
+// vector of grid values, the windows plan (PlanWindowsForRank), storing sums and the pair kernels'
 // prefetches (PrefetchAhead). The vector forms of coords.h's coordinate math are
 // coords-inl.h's. Included by the -inl.h files of those paths.
 
@@ -20,7 +20,7 @@
 #include "coords.h"
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
-#include "windows.h"
+#include "window_plan.h"
 
 // This target's x86 vector width in bits (256: AVX2, 512: the AVX-512 family), 0 off x86: what
 // the x86-only code (hardware gathers, F16C conversions, transpositions in registers) tests.
@@ -172,7 +172,7 @@ HWY_INLINE V FixedRightPart(V part, V right_weight) {
 
 // The fixed-point weights of integer outputs (convert.h's SplitFixedWeights, in vectors) for
 // windows of two elements, as k * 2^-fraction_bits in the float rows (exact: k <= 2^24), row by
-// row as PlanWindowsT stores weights. An axis's element weights are its taps' (coords.h,
+// row as PlanWindowsForRank stores weights. An axis's element weights are its taps' (coords.h,
 // EncodePairTaps): the right element gets round(part * weight) and the left one the rest where
 // both taps are inside (or the one outside weighs 0), round(part * weight) elsewhere. Where the
 // left element does not hold tap x0 (a shifted pair at the last index), tap x0 + 1 weighs 0, so
@@ -269,9 +269,10 @@ HWY_INLINE void PrefetchGrid(const float* grid, size_t i, size_t count, size_t l
 // weights: for pairs every row's, float products, or with `fixed_bits` the fixed-point weights
 // of integer outputs; for quads the inner axis's four and one product per row.
 template <size_t kRank, class Axis>
-void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const int64_t* strides,
-                  const Options& options, int fixed_bits, size_t count, size_t pitch,
-                  int32_t* HWY_RESTRICT base_offsets, float* HWY_RESTRICT row_weights) {
+void PlanWindowsForRank(const float* HWY_RESTRICT grid, const int64_t* sizes,
+                        const int64_t* strides, const Options& options, int fixed_bits,
+                        size_t count, size_t pitch, int32_t* HWY_RESTRICT base_offsets,
+                        float* HWY_RESTRICT row_weights) {
   constexpr size_t kTaps = Axis::kTaps;
   constexpr size_t kIn = kRank - 1;  // the innermost axis
   size_t rows = 1;
@@ -332,7 +333,7 @@ void PlanWindowsT(const float* HWY_RESTRICT grid, const int64_t* sizes, const in
         }
       }
     }
-    // One base offset per location: row k's window starts at base + row_deltas[k] (windows.h).
+    // One base offset per location: row k's window starts at base + row_deltas[k] (window_plan.h).
     auto base = hn::Load(di, block.start[kIn]);
     for (size_t a = 0; a < kIn; ++a) {
       base = hn::Add(base, hn::Mul(hn::Load(di, block.start[a]),

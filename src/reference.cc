@@ -139,38 +139,103 @@ void FixedWeights(const std::vector<std::vector<Tap>>& taps, size_t a, int64_t p
   for (int64_t share : shares) FixedWeights<C>(taps, a + 1, share, leaves);
 }
 
+// The taps of every axis of one location (grid values `coords`, as stored) in *taps, and for
+// integer outputs their fixed-point weights in odometer order in *fixed; false where a grid
+// value is not finite.
 template <DType XD, DType GD>
-void Run(const Problem& pr, const TensorView& x, const TensorView& grid, const MutableTensorView& y,
-         const Options& options) {
-  using XT = Traits<XD>;
+bool LocationTaps(const Problem& pr, const typename Traits<GD>::Storage* coords,
+                  const Options& options, std::vector<std::vector<Tap>>* taps,
+                  std::vector<int64_t>* fixed) {
   using G = typename Traits<GD>::Compute;
+  using C = typename Traits<XD>::Compute;
+  constexpr bool kExact = kExactOutputs<XD>;
+  const size_t r = pr.rank;
+  taps->assign(r, {});
+  fixed->clear();
+  for (size_t a = 0; a < r; ++a) {
+    // grid[..., 0] is the innermost axis: spatial axis a reads component r-1-a.
+    const G g = ToCompute<GD>(coords[r - 1 - a]);
+    if (!std::isfinite(g)) return false;
+    (*taps)[a] = kExact && options.mode != Mode::kNearest ? PlannedTaps<G, C>(g, pr.in[a], options)
+                                                          : AxisTaps<G, C>(g, pr.in[a], options);
+  }
+  if (kExact && options.mode != Mode::kNearest) {
+    FixedWeights<C>(*taps, 0, int64_t{1} << kFixedBits<XD>, fixed);
+  }
+  return true;
+}
+
+// One output element from the taps of its location: every combination of one tap per axis, in
+// odometer order (last axis fastest), reading X's element of pixel p as x[at(p)].
+template <DType XD, class At>
+typename Traits<XD>::Storage SampleElement(const Problem& pr, const Options& options,
+                                           const std::vector<std::vector<Tap>>& taps,
+                                           const std::vector<int64_t>& fixed,
+                                           const typename Traits<XD>::Storage* x, At at) {
+  using XT = Traits<XD>;
   using C = typename XT::Compute;
   using Storage = typename XT::Storage;
-  constexpr bool kExact = kExactOutputs<XD>;
+  const size_t r = pr.rank;
+  Storage out{};
+  Int128 exact = 0;  // integer outputs: the fixed-point weights times the taps
+  size_t leaf = 0;
+  std::vector<size_t> pick(r, 0);
+  C sums[XT::kParts] = {};
+  for (bool done = false; !done;) {
+    int64_t offset = 0;
+    bool outside = false;
+    C w = C(1);
+    for (size_t a = 0; a < r; ++a) {
+      const Tap& tap = taps[a][pick[a]];
+      outside = outside || tap.index < 0;
+      offset += tap.index * pr.stride[a];
+      w *= static_cast<C>(tap.weight);
+    }
+    if (options.mode == Mode::kNearest) {
+      out = outside ? Storage{} : CopyValue<XD>(x[at(offset)]);
+    } else if constexpr (kExactOutputs<XD>) {
+      if (!outside) exact += fixed[leaf] * ExactTap<XD>(x[at(offset)]);
+      ++leaf;
+    } else if constexpr (XT::kConversion != Conversion::kString) {
+      if (!outside) {
+        const auto* parts = reinterpret_cast<const typename XT::Scalar*>(&x[at(offset)]);
+        for (int part = 0; part < XT::kParts; ++part) sums[part] += w * ToCompute<XD>(parts[part]);
+      }
+    }
+    done = true;
+    for (size_t a = r; a-- > 0;) {
+      if (++pick[a] < taps[a].size()) {
+        done = false;
+        break;
+      }
+      pick[a] = 0;
+    }
+  }
+  if (options.mode == Mode::kNearest) return out;
+  if constexpr (kExactOutputs<XD>) {
+    out = FromExact<XD>(exact);
+  } else if constexpr (XT::kConversion != Conversion::kString) {
+    auto* parts = reinterpret_cast<typename XT::Scalar*>(&out);
+    for (int part = 0; part < XT::kParts; ++part) parts[part] = FromCompute<XD>(sums[part]);
+  }
+  return out;
+}
+
+template <DType XD, DType GD>
+void ReferenceCall(const Problem& pr, const TensorView& x, const TensorView& grid,
+                   const MutableTensorView& y, const Options& options) {
+  using Storage = typename Traits<XD>::Storage;
   const auto* x_data = static_cast<const Storage*>(x.data);
   const auto* grid_data = static_cast<const typename Traits<GD>::Storage*>(grid.data);
   auto* y_data = static_cast<Storage*>(y.data);
-  const size_t r = pr.rank;
   const bool last = pr.layout == Layout::kChannelsLast;
   if (pr.y_count == 0) return;  // N may still be huge: do not walk it
-
+  std::vector<std::vector<Tap>> taps;
+  std::vector<int64_t> fixed;
   for (int64_t n = 0; n < pr.batch; ++n) {
     for (int64_t l = 0; l < pr.out_plane; ++l) {
-      // grid[..., 0] is the innermost axis: spatial axis a reads component r-1-a.
-      const auto* coords = grid_data + (n * pr.out_plane + l) * static_cast<int64_t>(r);
-      std::vector<std::vector<Tap>> taps(r);
-      bool finite = true;
-      for (size_t a = 0; a < r; ++a) {
-        const G g = ToCompute<GD>(coords[r - 1 - a]);
-        finite = finite && std::isfinite(g);
-        if (!finite) continue;
-        taps[a] = kExact && options.mode != Mode::kNearest ? PlannedTaps<G, C>(g, pr.in[a], options)
-                                                           : AxisTaps<G, C>(g, pr.in[a], options);
-      }
-      std::vector<int64_t> fixed;
-      if (kExact && finite && options.mode != Mode::kNearest) {
-        FixedWeights<C>(taps, 0, int64_t{1} << kFixedBits<XD>, &fixed);
-      }
+      const auto* coords = grid_data + (n * pr.out_plane + l) * static_cast<int64_t>(pr.rank);
+      const bool finite = LocationTaps<XD, GD>(pr, coords, options, &taps, &fixed);
       for (int64_t c = 0; c < pr.channels; ++c) {
         // Channel c of pixel p of batch item n: in its plane (channels-first) or among its
         // pixel's channels (channels-last).
@@ -178,58 +243,10 @@ void Run(const Problem& pr, const TensorView& x, const TensorView& grid, const M
           return last ? (n * plane_size + p) * pr.channels + c
                       : (n * pr.channels + c) * plane_size + p;
         };
-        Storage& out = y_data[at(l, pr.out_plane)];
-        if (!finite) {
-          out = NonFiniteValue<XD>();
-          continue;
-        }
-        Int128 exact = 0;  // integer outputs: the fixed-point weights times the taps
-        size_t leaf = 0;
-        // Every combination of one tap per axis, in odometer order (last axis fastest).
-        std::vector<size_t> pick(r, 0);
-        C sums[XT::kParts] = {};
-        bool done = false;
-        while (!done) {
-          int64_t offset = 0;
-          bool outside = false;
-          C w = C(1);
-          for (size_t a = 0; a < r; ++a) {
-            const Tap& tap = taps[a][pick[a]];
-            outside = outside || tap.index < 0;
-            offset += tap.index * pr.stride[a];
-            w *= static_cast<C>(tap.weight);
-          }
-          if (options.mode == Mode::kNearest) {
-            out = outside ? Storage{} : CopyValue<XD>(x_data[at(offset, pr.in_plane)]);
-          } else if constexpr (kExact) {
-            if (!outside) exact += fixed[leaf] * ExactTap<XD>(x_data[at(offset, pr.in_plane)]);
-            ++leaf;
-          } else if constexpr (XT::kConversion != Conversion::kString) {
-            if (!outside) {
-              const auto* parts =
-                  reinterpret_cast<const typename XT::Scalar*>(&x_data[at(offset, pr.in_plane)]);
-              for (int part = 0; part < XT::kParts; ++part) {
-                sums[part] += w * ToCompute<XD>(parts[part]);
-              }
-            }
-          }
-          done = true;
-          for (size_t a = r; a-- > 0;) {
-            if (++pick[a] < taps[a].size()) {
-              done = false;
-              break;
-            }
-            pick[a] = 0;
-          }
-        }
-        if constexpr (kExact) {
-          if (options.mode != Mode::kNearest) out = FromExact<XD>(exact);
-        } else if constexpr (XT::kConversion != Conversion::kString) {
-          if (options.mode != Mode::kNearest) {
-            auto* parts = reinterpret_cast<typename XT::Scalar*>(&out);
-            for (int part = 0; part < XT::kParts; ++part) parts[part] = FromCompute<XD>(sums[part]);
-          }
-        }
+        y_data[at(l, pr.out_plane)] =
+            finite ? SampleElement<XD>(pr, options, taps, fixed, x_data,
+                                       [&](int64_t p) { return at(p, pr.in_plane); })
+                   : NonFiniteValue<XD>();
       }
     }
   }
@@ -243,7 +260,7 @@ Status ReferenceGridSample(const TensorView& x, const TensorView& grid, const Mu
   Status status = Validate(x, grid, y, options, &problem);
   if (!status.ok()) return status;
   VisitDTypes(x.dtype, grid.dtype, [&](auto xd, auto gd) {
-    Run<decltype(xd)::value, decltype(gd)::value>(problem, x, grid, y, options);
+    ReferenceCall<decltype(xd)::value, decltype(gd)::value>(problem, x, grid, y, options);
   });
   return Status::Ok();
 }

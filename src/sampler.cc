@@ -69,7 +69,7 @@ CallSetup MakeSetup(const Problem& p, const Options& options, const PathChoice& 
   for (size_t a = 0; a < p.rank; ++a) setup.combinations *= setup.taps;
   setup.tiles_per_batch =
       (p.out_plane + static_cast<int64_t>(choice.tile) - 1) / static_cast<int64_t>(choice.tile);
-  setup.pair_kind = PairKindOf<XD>();  // read on the window paths only
+  setup.element_kind = ElementKindOf<XD>();  // read on the window paths only
   setup.rows = setup.combinations / setup.taps;
   if (IsWindowPath(choice.path)) {
     WindowRowDeltas(p.rank, setup.taps, p.in.data(), p.stride.data(), setup.row_deltas);
@@ -98,9 +98,9 @@ void CopyToPixels(const CallSetup& setup, const void* x, int64_t n0, int64_t ite
     float* to = pixels + k * plane * padded;
     const size_t end = std::min(plane, begin + per_item);
     if (ChannelsLast(p)) {
-      PadChannelsLast(setup.pair_kind, from, channels, padded, begin, end, to);
+      PadChannelsLast(setup.element_kind, from, channels, padded, begin, end, to);
     } else {
-      ToChannelsLast(setup.pair_kind, from, channels, plane, padded, begin, end, to);
+      ToChannelsLast(setup.element_kind, from, channels, plane, padded, begin, end, to);
     }
   });
 }
@@ -116,7 +116,7 @@ void SampleItem(const CallSetup& setup, const void* grid, const void* x, void* y
       PlanWindowsTile<GD>(setup, grid, n, l0, count, &s->windows);
       switch (setup.choice.path) {
         case SamplerPath::kPixelPairs:
-          if constexpr (PixelPairsKind(kTypes.pair_kind)) {
+          if constexpr (PixelPairsKind(kTypes.element_kind)) {
             SamplePixelPairsTile<XD, GD>(setup, grid, x, y, n, l0, count, &s->windows);
           }
           return;

@@ -16,7 +16,7 @@
 #include "cubic_quads.h"
 #include "linear_pairs.h"
 #include "pixel_pairs.h"
-#include "windows.h"
+#include "window_plan.h"
 
 namespace gridsample {
 
@@ -132,7 +132,7 @@ void SampleWindowsTile(const CallSetup& setup, const void* grid, const void* x, 
       // Narrow outputs need no float sums: their NaN outputs say where the sums were NaN.
       float* sums = nullptr;
       if constexpr (std::is_same<Storage, float>::value) sums = dst;
-      flagged = SampleLinearPairs(setup.pair_kind, in, s->base_offsets, setup.row_deltas,
+      flagged = SampleLinearPairs(setup.element_kind, in, s->base_offsets, setup.row_deltas,
                                   s->row_weights, setup.rows, setup.choice.tile, count,
                                   setup.choice.pair_flags, sums, dst);
     }
@@ -153,7 +153,7 @@ void SampleChannelsLastTile(const CallSetup& setup, const void* grid, const void
       static_cast<Storage*>(y) + ChannelStart(p, n, 0, p.out_plane) + l0 * setup.pixel_step;
   const bool last = ChannelsLast(p);
   const bool flagged =
-      SampleChannelsLast(setup.pair_kind, pixels, static_cast<size_t>(p.channels), padded,
+      SampleChannelsLast(setup.element_kind, pixels, static_cast<size_t>(p.channels), padded,
                          s->base_offsets, setup.row_deltas, s->row_weights, setup.taps, setup.rows,
                          setup.choice.tile, count, out, last ? 1 : static_cast<size_t>(p.out_plane),
                          last ? static_cast<size_t>(p.channels) : 1, setup.choice.prefetch_output);
@@ -174,7 +174,7 @@ void SamplePixelPairsTile(const CallSetup& setup, const void* grid, const void* 
   Storage* out =
       static_cast<Storage*>(y) + ChannelStart(p, n, 0, p.out_plane) + l0 * setup.pixel_step;
   const bool flagged =
-      SamplePixelPairs(setup.pair_kind, static_cast<size_t>(p.channels), in, s->base_offsets,
+      SamplePixelPairs(setup.element_kind, static_cast<size_t>(p.channels), in, s->base_offsets,
                        setup.row_deltas, s->row_weights, setup.rows, setup.choice.tile, count, out);
   for (int64_t c = 0; flagged && c < p.channels; ++c) {
     RecomputeNaNs<XD, GD>(setup, grid, n, l0, count, in + c, out + c);

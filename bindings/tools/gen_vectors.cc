@@ -226,7 +226,7 @@ const std::vector<int64_t>& OutputExtents(size_t rank) {
 
 int64_t Pick(const std::vector<int64_t>& from, Rng* rng) { return from[(*rng)() % from.size()]; }
 
-int Run(uint64_t seed) {
+int WriteVectors(uint64_t seed) {
   std::vector<DType> x_types, grid_types;
 #define GRIDSAMPLE_DTYPE(Enum, ...) x_types.push_back(DType::k##Enum);
 #include "gridsample/dtypes.inc"
@@ -320,5 +320,5 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  return gridsample::Run(seed);
+  return gridsample::WriteVectors(seed);
 }

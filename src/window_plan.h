@@ -1,12 +1,19 @@
-// What the window paths (linear pairs, channels-last, cubic quads) share: their limits and the
-// layout of their plans' rows. Each path's header declares its plan and kernels.
-#ifndef GRIDSAMPLE_SRC_WINDOWS_H_
-#define GRIDSAMPLE_SRC_WINDOWS_H_
+// What the window paths (linear pairs, pixel pairs, channels-last, cubic quads) share: the
+// element formats they read, their limits and the layout of their plans' rows. Each path's
+// header declares its plan and kernels.
+#ifndef GRIDSAMPLE_SRC_WINDOW_PLAN_H_
+#define GRIDSAMPLE_SRC_WINDOW_PLAN_H_
 
 #include <cstddef>
 #include <cstdint>
 
 namespace gridsample {
+
+// The element formats the window kernels read (the pair path all of them, the pixel pairs
+// kU8 and kF32, the channels-last path the float ones), each converted to float32 as convert.h
+// does; kNone marks the dtypes they do not read (the registry's Element column,
+// src/gridsample/dtypes.inc).
+enum class ElementKind { kNone, kF32, kF16, kBF16, kI8, kU8, kI16, kU16, kBool };
 
 // The pair, quad and nearest plans compute offsets and coordinates in int32, with room to spare.
 inline constexpr int64_t kMaxWindowPlane = int64_t{1} << 30;
@@ -52,4 +59,4 @@ inline void WindowRowDeltas(size_t rank, size_t taps, const int64_t* sizes, cons
 
 }  // namespace gridsample
 
-#endif  // GRIDSAMPLE_SRC_WINDOWS_H_
+#endif  // GRIDSAMPLE_SRC_WINDOW_PLAN_H_
