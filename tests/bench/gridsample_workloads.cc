@@ -6,7 +6,13 @@
 //                                        little-endian files in DIR (ID.x.bin, ID.grid.bin, and
 //                                        ID.y.bin, gridsample's own output to compare against),
 //                                        plus DIR/workloads.json naming them
+//   gridsample_workloads --run ID [T]    runs workload ID's call twice on T threads (default
+//                                        1) and nothing else: for profilers, and for counting
+//                                        the instructions of the calls, a figure that the
+//                                        machine's load does not move (docs/benchmarks.md,
+//                                        "Instruction counts")
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -101,13 +107,33 @@ int WriteData(const std::string& dir) {
   return WriteFile(dir + "/workloads.json", json.data(), json.size()) ? 0 : 1;
 }
 
+int RunTwice(const std::string& id, int threads) {
+  for (const Workload& w : Workloads()) {
+    if (id != w.id) continue;
+    Tensors t(w);
+    for (int call = 0; call < 2; ++call) {
+      const Status status = t.Run(w, threads);
+      if (!status.ok()) {
+        std::fprintf(stderr, "gridsample_workloads: %s: %s\n", w.id, status.message().c_str());
+        return 1;
+      }
+    }
+    return 0;
+  }
+  std::fprintf(stderr, "gridsample_workloads: no workload %s\n", id.c_str());
+  return 2;
+}
+
 int Main(int argc, char** argv) {
   if (argc == 2 && std::strcmp(argv[1], "--json") == 0) {
     std::fputs(TableJson(false).c_str(), stdout);
     return 0;
   }
   if (argc == 3 && std::strcmp(argv[1], "--write") == 0) return WriteData(argv[2]);
-  std::fprintf(stderr, "usage: %s --json | --write DIR\n", argv[0]);
+  if ((argc == 3 || argc == 4) && std::strcmp(argv[1], "--run") == 0) {
+    return RunTwice(argv[2], argc == 4 ? std::atoi(argv[3]) : 1);
+  }
+  std::fprintf(stderr, "usage: %s --json | --write DIR | --run ID [THREADS]\n", argv[0]);
   return 2;
 }
 
