@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
-#include <deque>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -110,10 +109,11 @@ struct Job {
 class Pool {
  public:
   explicit Pool(size_t helpers) {
-    // The queue keeps the block it takes for its first job: taken now, so that no call leaves
-    // the heap larger than it found it (the WebAssembly package's tests check that).
-    queue_.emplace_back();
-    queue_.pop_front();
+    // The queue's memory is taken now, and kept: a call must leave the heap as it found it (the
+    // WebAssembly package's tests check that). It holds a job per concurrent caller: a deque's
+    // blocks came and went with the number of jobs queued so far, a vector's capacity only grows
+    // with the most callers at once.
+    queue_.reserve(kQueuedJobs);
     try {
       for (size_t i = 0; i < helpers; ++i) threads_.emplace_back([this] { Work(); });
     } catch (...) {
@@ -170,7 +170,7 @@ class Pool {
         worker = job->workers.fetch_add(1);
         // A job leaves the queue once it has all the workers it may use or no items left.
         if (worker + 1 >= job->max_workers || job->Claimed()) {
-          queue_.pop_front();
+          queue_.erase(queue_.begin());
           queued_.store(queue_.size(), std::memory_order_relaxed);
         }
         if (worker >= job->max_workers) continue;
@@ -191,7 +191,8 @@ class Pool {
   std::vector<std::thread> threads_;
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<std::shared_ptr<Job>> queue_;
+  static constexpr size_t kQueuedJobs = 16;
+  std::vector<std::shared_ptr<Job>> queue_;  // oldest first
   std::atomic<size_t> queued_{0};  // queue_.size(), for the spinning workers
   bool stop_ = false;
   size_t running_ = 0;   // threads that have started Work
