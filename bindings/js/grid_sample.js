@@ -15,6 +15,10 @@ import { bytesOf, newArray } from './typed_arrays.js';
 // out writes them costs less than handing the call over.
 const BACKGROUND_OUTPUT_BYTES = 256 * 1024;
 const OS_PAGE_BYTES = 4096;  // the smallest page size of the platforms we run on
+// Calls with fewer outputs than this take all threads without timing (thread_choice.js): they
+// last microseconds, as long as the timing itself, and the core keeps most of them on one
+// thread anyway.
+const CHOSEN_THREADS_OUTPUTS = 4096;
 
 function sameDims(a, b) {
   if (a.length !== b.length) return false;
@@ -72,8 +76,18 @@ export function gridSample(x, grid, options) {
     const paddingValue = attribute(runtime, runtime.paddings, module.parsePadding, paddingMode);
     const call = { xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, paddingValue, alignCorners,
                    layoutValue, out, threads };
-    return xt.info.name === 'string' ? sampleStrings(runtime, call) :
-        sampleNumbers(runtime, call);
+    if (xt.info.name === 'string') return sampleStrings(runtime, call);
+    if (threads !== 0 || runtime.threadChooser === null ||
+        elementCount(yDims) < CHOSEN_THREADS_OUTPUTS) {
+      return sampleNumbers(runtime, call);
+    }
+    // No numThreads: the threads that were faster for calls like this one (thread_choice.js).
+    const signature = `${xt.info.name} ${xt.dims} ${gt.info.name} ${gt.dims} ${modeValue} ` +
+                      `${paddingValue} ${alignCorners} ${layoutValue} ${out === undefined}`;
+    const trial = runtime.threadChooser.start(signature);
+    const result = sampleNumbers(runtime, { ...call, threads: trial.threads });
+    runtime.threadChooser.finish(trial);
+    return result;
   });
 }
 

@@ -5,6 +5,7 @@
 import { checkThreads, describe } from './arguments.js';
 import { allocateScratch, viewsOf } from './heap.js';
 import { INITIAL_PAGES, MAX_THREADS, MAXIMUM_PAGES, PAGE_BYTES } from './limits.js';
+import { ThreadChooser } from './thread_choice.js';
 import { ARRAYS_OF_TYPE } from './typed_arrays.js';
 
 const WASM_FILE = 'gridsample.wasm';
@@ -132,6 +133,8 @@ async function load(platform, options) {
     views: viewsOf(memory.buffer),
     threads,
     callThread,           // the call thread runs (sampleNumbers)
+    // The threads of calls without numThreads (thread_choice.js); null on one thread.
+    threadChooser: threads > 1 ? new ThreadChooser(threads) : null,
     cores: platform.hardwareThreads(),
     workers,              // the threads' workers, for the package's tests
     types,

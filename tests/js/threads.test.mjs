@@ -112,7 +112,7 @@ describe('threads in Node.js', () => {
         const taken = embindModule().itemsTakenByPool();
         let all;
         for (let i = 0; i < 50 && embindModule().itemsTakenByPool() === taken; ++i) {
-          all = gridSample(x, grid, spec[3]);
+          all = gridSample(x, grid, { ...spec[3], numThreads: numThreads() });
           assert.deepEqual(bytes(all.data), bytes(one.data), `call ${i}`);
         }
         assert.ok(embindModule().itemsTakenByPool() > taken, 'the pool took no work');
@@ -143,9 +143,12 @@ describe('threads in Node.js', () => {
     const calls = (count) => {
       for (let i = 0; i < count; ++i) {
         switch (i % 5) {
-          case 0: gridSample(x, grid); break;
+          case 0: gridSample(x, grid); break;  // the threads thread_choice.js chooses
           case 1: gridSample(x, grid, { out, numThreads: 1 }); break;
-          case 2: gridSample(x, grid, { out, mode: 'cubic', paddingMode: 'reflection' }); break;
+          case 2:
+            gridSample(x, grid, { out, mode: 'cubic', paddingMode: 'reflection',
+                                  numThreads: numThreads() });
+            break;
           case 3: gridSample(x, largeGrid, { numThreads: 1 }); break;  // on the call thread
           default: assert.throws(() => gridSample(x, grid, { mode: 'area' }), RangeError);
         }

@@ -1,0 +1,65 @@
+// The threads of a call that does not name its numThreads, chosen by timing the call itself.
+// On one machine a second thread halves a call; on another it makes the same call slower: the
+// copies in and out of the heap and a fresh output's pages stay on the calling thread, a
+// second core may share no cache with the first, and at 1 thread the call thread (grid_sample.js)
+// already overlaps the fresh output with the sampling. No rule from one CPU's figures holds on
+// every machine, so each kind of call (its signature: types, shapes, attributes, and whether it
+// writes into `out`) is timed on 1 thread and on all of them, alternately, and then runs on the
+// faster. Results do not depend on the thread count, so the choice can only move the time.
+
+// Timed calls per candidate before the choice (the median of each decides: a fresh output's
+// garbage collection or a page fault makes single calls several times slower).
+export const TRIALS = 5;
+// A choice is timed again after this many calls: the machine's load and the placement of its
+// cores change while a page or server runs.
+export const RECHECK_CALLS = 2000;
+// Signatures remembered at once; the oldest is forgotten first.
+const MAX_SIGNATURES = 64;
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1];
+}
+
+export class ThreadChooser {
+  // `threads`: what init() started (more than 1); `now`: the clock, in milliseconds.
+  constructor(threads, now = () => performance.now()) {
+    this.candidates = [1, threads];
+    this.now = now;
+    this.entries = new Map();  // signature → { samples: [[], []], next, chosen, calls }
+  }
+
+  // The threads for the next call of `signature`: { threads, entry, index, start } where a
+  // trial is to be timed (index ≥ 0; pass the object to finish() once the call returned), or
+  // { threads } once the choice is made.
+  start(signature) {
+    let entry = this.entries.get(signature);
+    if (entry === undefined) {
+      if (this.entries.size >= MAX_SIGNATURES) {
+        this.entries.delete(this.entries.keys().next().value);
+      }
+      entry = { samples: [[], []], next: 0, chosen: -1, calls: 0 };
+      this.entries.set(signature, entry);
+    }
+    if (entry.chosen >= 0) {
+      if (++entry.calls < RECHECK_CALLS) return { threads: this.candidates[entry.chosen] };
+      entry.samples = [[], []];
+      entry.chosen = -1;
+      entry.calls = 0;
+    }
+    const index = entry.next;
+    entry.next = 1 - index;
+    return { threads: this.candidates[index], entry, index, start: this.now() };
+  }
+
+  // Records the time of a trial that start() returned, and chooses once both candidates have
+  // TRIALS times: all threads unless 1 thread was faster.
+  finish(trial) {
+    if (trial.entry === undefined) return;
+    const { entry, index } = trial;
+    entry.samples[index].push(this.now() - trial.start);
+    if (entry.samples.every((times) => times.length >= TRIALS)) {
+      entry.chosen = median(entry.samples[0]) < median(entry.samples[1]) ? 0 : 1;
+    }
+  }
+}

@@ -1,0 +1,75 @@
+// The default thread count of a call (bindings/js/thread_choice.js), on a clock the test sets:
+// the chooser times 1 thread and all threads alternately, then keeps the faster, times them
+// again after enough calls, keeps each signature's choice apart, and forgets the oldest
+// signature first.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+
+import { repo } from './helpers.mjs';
+
+const { RECHECK_CALLS, ThreadChooser, TRIALS } =
+    await import(pathToFileURL(path.join(repo, 'bindings/js/thread_choice.js')).href);
+
+// A chooser of 1 or 4 threads whose calls take `cost(threads, signature)` ms each.
+function chooser(cost) {
+  let now = 0;
+  const threadChooser = new ThreadChooser(4, () => now);
+  const call = (signature) => {
+    const trial = threadChooser.start(signature);
+    now += cost(trial.threads, signature);
+    threadChooser.finish(trial);
+    return trial.threads;
+  };
+  return call;
+}
+
+test('alternates 1 and all threads, then keeps the faster', () => {
+  const oneIsFaster = chooser((threads) => (threads === 1 ? 1 : 2));
+  const alternating = [...Array(2 * TRIALS)].map((_, i) => (i % 2 === 0 ? 1 : 4));
+  assert.deepEqual([...Array(2 * TRIALS)].map(() => oneIsFaster('a')), alternating);
+  assert.deepEqual([...Array(10)].map(() => oneIsFaster('a')), Array(10).fill(1));
+
+  const allAreFaster = chooser((threads) => (threads === 1 ? 2 : 1));
+  for (let i = 0; i < 2 * TRIALS; ++i) allAreFaster('a');
+  assert.deepEqual([...Array(10)].map(() => allAreFaster('a')), Array(10).fill(4));
+});
+
+test('decides by the median of each side, all threads on a tie', () => {
+  // One slow outlier on the 1-thread side (a first call's set-up) does not decide.
+  let calls = 0;
+  const outlier = chooser((threads) => (threads === 1 ? (calls++ === 0 ? 50 : 1) : 2));
+  for (let i = 0; i < 2 * TRIALS; ++i) outlier('a');
+  assert.equal(outlier('a'), 1);
+  const tie = chooser(() => 1);
+  for (let i = 0; i < 2 * TRIALS; ++i) tie('a');
+  assert.equal(tie('a'), 4);
+});
+
+test('times the choice again after RECHECK_CALLS calls', () => {
+  let oneIsFaster = true;
+  const call = chooser((threads) => ((threads === 1) === oneIsFaster ? 1 : 2));
+  for (let i = 0; i < 2 * TRIALS; ++i) call('a');
+  let threads = [];
+  for (let i = 0; i < RECHECK_CALLS - 1; ++i) threads.push(call('a'));
+  assert.ok(threads.every((t) => t === 1));
+  oneIsFaster = false;  // the machine changed
+  threads = [];
+  for (let i = 0; i <= 2 * TRIALS; ++i) threads.push(call('a'));
+  assert.deepEqual(threads, [...Array(2 * TRIALS)].map((_, i) => (i % 2 === 0 ? 1 : 4)).concat(4));
+});
+
+test('each signature has its own choice; the oldest of 64 is forgotten', () => {
+  const call = chooser((threads, signature) => ((threads === 1) === (signature === 'small') ?
+                                                1 : 2));
+  for (let i = 0; i < 2 * TRIALS; ++i) {
+    call('small');
+    call('large');
+  }
+  assert.equal(call('small'), 1);
+  assert.equal(call('large'), 4);
+  for (let i = 0; i < 63; ++i) call(`other ${i}`);  // 'small' is now the oldest of 65
+  assert.equal(call('small'), 1, 'timed again from the start: 1 thread first');
+  assert.equal(call('small'), 4);
+});
