@@ -7,26 +7,26 @@
 // writes into `out`) is timed on 1 thread and on all of them, alternately, and then runs on the
 // faster. Results do not depend on the thread count, so the choice can only move the time.
 
-// Timed calls per candidate before the choice (the median of each decides: a fresh output's
-// garbage collection or a page fault makes single calls several times slower).
+// Timed calls per candidate before the choice. The fastest of each decides: what slows single
+// calls (a fresh output's garbage collection and page faults, the host taking the core away)
+// only ever adds time, and several times a call's own on a shared machine, so that a median of
+// a few calls picked the slower side where the fastest did not.
 export const TRIALS = 5;
 // A choice is timed again after this many calls: the machine's load and the placement of its
-// cores change while a page or server runs.
+// cores change while a page or server runs. The first choice is timed again sooner, as its
+// trials ran while V8 was still optimising the module's code (it does so as the code runs).
 export const RECHECK_CALLS = 2000;
+export const FIRST_RECHECK_CALLS = 200;
 // Signatures remembered at once; the oldest is forgotten first.
 const MAX_SIGNATURES = 64;
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1];
-}
 
 export class ThreadChooser {
   // `threads`: what init() started (more than 1); `now`: the clock, in milliseconds.
   constructor(threads, now = () => performance.now()) {
     this.candidates = [1, threads];
     this.now = now;
-    this.entries = new Map();  // signature → { samples: [[], []], next, chosen, calls }
+    // signature → { samples: [[], []], next, chosen, calls, choices }
+    this.entries = new Map();
   }
 
   // The threads for the next call of `signature`: { threads, entry, index, start } where a
@@ -38,11 +38,12 @@ export class ThreadChooser {
       if (this.entries.size >= MAX_SIGNATURES) {
         this.entries.delete(this.entries.keys().next().value);
       }
-      entry = { samples: [[], []], next: 0, chosen: -1, calls: 0 };
+      entry = { samples: [[], []], next: 0, chosen: -1, calls: 0, choices: 0 };
       this.entries.set(signature, entry);
     }
     if (entry.chosen >= 0) {
-      if (++entry.calls < RECHECK_CALLS) return { threads: this.candidates[entry.chosen] };
+      const recheck = entry.choices === 1 ? FIRST_RECHECK_CALLS : RECHECK_CALLS;
+      if (++entry.calls < recheck) return { threads: this.candidates[entry.chosen] };
       entry.samples = [[], []];
       entry.chosen = -1;
       entry.calls = 0;
@@ -59,7 +60,8 @@ export class ThreadChooser {
     const { entry, index } = trial;
     entry.samples[index].push(this.now() - trial.start);
     if (entry.samples.every((times) => times.length >= TRIALS)) {
-      entry.chosen = median(entry.samples[0]) < median(entry.samples[1]) ? 0 : 1;
+      entry.chosen = Math.min(...entry.samples[0]) < Math.min(...entry.samples[1]) ? 0 : 1;
+      ++entry.choices;
     }
   }
 }

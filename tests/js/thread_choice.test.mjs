@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 
 import { repo } from './helpers.mjs';
 
-const { RECHECK_CALLS, ThreadChooser, TRIALS } =
+const { FIRST_RECHECK_CALLS, RECHECK_CALLS, ThreadChooser, TRIALS } =
     await import(pathToFileURL(path.join(repo, 'bindings/js/thread_choice.js')).href);
 
 // A chooser of 1 or 4 threads whose calls take `cost(threads, signature)` ms each.
@@ -36,10 +36,10 @@ test('alternates 1 and all threads, then keeps the faster', () => {
   assert.deepEqual([...Array(10)].map(() => allAreFaster('a')), Array(10).fill(4));
 });
 
-test('decides by the median of each side, all threads on a tie', () => {
-  // One slow outlier on the 1-thread side (a first call's set-up) does not decide.
+test('decides by the fastest call of each side, all threads on a tie', () => {
+  // Slow calls on the faster side (a first call's set-up, a collection) do not decide.
   let calls = 0;
-  const outlier = chooser((threads) => (threads === 1 ? (calls++ === 0 ? 50 : 1) : 2));
+  const outlier = chooser((threads) => (threads === 1 ? (calls++ % 2 === 0 ? 50 : 1) : 2));
   for (let i = 0; i < 2 * TRIALS; ++i) outlier('a');
   assert.equal(outlier('a'), 1);
   const tie = chooser(() => 1);
@@ -47,17 +47,19 @@ test('decides by the median of each side, all threads on a tie', () => {
   assert.equal(tie('a'), 4);
 });
 
-test('times the choice again after RECHECK_CALLS calls', () => {
+test('times the first choice again after FIRST_RECHECK_CALLS calls, then every RECHECK_CALLS',
+     () => {
   let oneIsFaster = true;
   const call = chooser((threads) => ((threads === 1) === oneIsFaster ? 1 : 2));
+  const alternating = [...Array(2 * TRIALS)].map((_, i) => (i % 2 === 0 ? 1 : 4));
   for (let i = 0; i < 2 * TRIALS; ++i) call('a');
-  let threads = [];
-  for (let i = 0; i < RECHECK_CALLS - 1; ++i) threads.push(call('a'));
-  assert.ok(threads.every((t) => t === 1));
-  oneIsFaster = false;  // the machine changed
-  threads = [];
-  for (let i = 0; i <= 2 * TRIALS; ++i) threads.push(call('a'));
-  assert.deepEqual(threads, [...Array(2 * TRIALS)].map((_, i) => (i % 2 === 0 ? 1 : 4)).concat(4));
+  const run = (count) => [...Array(count)].map(() => call('a'));
+  assert.ok(run(FIRST_RECHECK_CALLS - 1).every((t) => t === 1));
+  oneIsFaster = false;  // the machine changed (or V8 finished optimising)
+  assert.deepEqual(run(2 * TRIALS + 1), alternating.concat(4));
+  assert.ok(run(RECHECK_CALLS - 2).every((t) => t === 4));
+  oneIsFaster = true;
+  assert.deepEqual(run(2 * TRIALS + 1), alternating.concat(1));
 });
 
 test('each signature has its own choice; the oldest of 64 is forgotten', () => {
