@@ -192,9 +192,13 @@ function prepareJob(settings) {
   };
 }
 
-function runGridSample(job) {
+// On `threads` threads: all of the page's for the figure beside onnxruntime-web's (which gets as
+// many), 1 for the figure that shows what the others gain. (Without numThreads the package
+// would take whichever of the two its first calls measured faster.)
+function runGridSample(job, threads) {
+  const options = { ...job.options, numThreads: threads };
   const start = performance.now();
-  const y = gridSample(job.x, job.grid, job.options);
+  const y = gridSample(job.x, job.grid, options);
   return { y, ms: performance.now() - start };
 }
 
@@ -231,7 +235,10 @@ async function runOrt(job, session) {
 // ---------------------------------------------------------------------------------------------
 // Rendering, timing and the figures.
 
-let timings = { key: null, gridsample: [], ort: [] };
+// gridsample: on all of the page's threads; single: on 1 thread, timed where the page has more,
+// to show what they gain.
+const noTimings = (key) => ({ key, gridsample: [], single: [], ort: [] });
+let timings = noTimings(null);
 let last = null;  // the last render: { job, y, ortY, ortError, maxDiff }
 
 function record(engine, ms) {
@@ -252,12 +259,13 @@ function draw(canvas, y, layout) {
 
 async function renderOnce() {
   const job = prepareJob(readSettings());
-  if (timings.key !== job.timingKey) timings = { key: job.timingKey, gridsample: [], ort: [] };
+  if (timings.key !== job.timingKey) timings = noTimings(job.timingKey);
   const result = { job };
-  const ours = runGridSample(job);
+  const ours = runGridSample(job, numThreads());
   record('gridsample', ours.ms);
   result.y = ours.y;
   draw($('gridsample-canvas'), ours.y, job.options.layout);
+  if (numThreads() > 1) record('single', runGridSample(job, 1).ms);
   last = result;
   showFigures();  // ours shows while onnxruntime-web loads or runs
 
@@ -279,21 +287,28 @@ async function renderOnce() {
   showFigures();
 }
 
-// One more timed call, on the last render's tensors, of the engine with fewer recent timings.
+// The engines timed for the last render: gridsample, on 1 thread too where the page has more,
+// and onnxruntime-web unless it refused the case.
+function timedEngines() {
+  return ['gridsample', ...(numThreads() > 1 ? ['single'] : []), ...(last.ortError ? [] : ['ort'])];
+}
+
+// One more timed call, on the last render's tensors, of the engine with the fewest recent
+// timings.
 async function timeOnce() {
-  const { job, ortError } = last;
-  if (ortError || timings.gridsample.length <= timings.ort.length) {
-    record('gridsample', runGridSample(job).ms);
-  } else {
+  const { job } = last;
+  const engine = timedEngines().reduce((a, b) => (timings[b].length < timings[a].length ? b : a));
+  if (engine === 'ort') {
     record('ort', (await runOrt(job, (await ortSession(job.settings)).session)).ms);
+  } else {
+    record(engine, runGridSample(job, engine === 'single' ? 1 : numThreads()).ms);
   }
   showFigures();
 }
 
 function wantsMoreTimings() {
   if (!last?.ortDone || timings.key !== last.job.timingKey) return false;
-  return timings.gridsample.length < RECENT_CALLS ||
-         (!last.ortError && timings.ort.length < RECENT_CALLS);
+  return timedEngines().some((engine) => timings[engine].length < RECENT_CALLS);
 }
 
 function formatMs(ms) {
@@ -310,6 +325,11 @@ function showFigures() {
   const calls = (n) => `median of ${n} call${n === 1 ? '' : 's'}`;
   $('gridsample-time').textContent = formatMs(ours);
   $('gridsample-detail').textContent = `${calls(timings.gridsample.length)} · ${shapes}`;
+  const single = median(timings.single);
+  $('gridsample-threads').hidden = numThreads() === 1;
+  $('gridsample-threads').textContent = timings.single.length === 0 ? '' :
+      `on 1 thread ${formatMs(single)} (${calls(timings.single.length)}): ` +
+      `${numThreads()} threads are ${(single / ours).toFixed(2)}× as fast`;
 
   $('ort-canvas').hidden = Boolean(ortError);
   $('ort-unavailable').hidden = !ortError;
@@ -480,7 +500,8 @@ window.demo = {
       settings: last.job.settings, source: source.name,
       threads: { gridsample: numThreads(), ort: ort.env.wasm.numThreads },
       xDims: last.job.x.dims, yDims: last.y.dims,
-      gridsample: { ms: median(timings.gridsample), calls: timings.gridsample.length },
+      gridsample: { ms: median(timings.gridsample), calls: timings.gridsample.length,
+                    oneThread: { ms: median(timings.single), calls: timings.single.length } },
       ort: last.ortError ? { error: last.ortError }
                          : { ms: median(timings.ort), calls: timings.ort.length,
                              maxDiff: last.maxDiff },

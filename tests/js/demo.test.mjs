@@ -170,6 +170,14 @@ describe('demo page', { skip }, () => {
     assert.equal(await page.textContent('#threads'),
                  `${threads} thread${threads === 1 ? '' : 's'}`);
     assert.ok(summary.ort.ms > 0 && summary.ort.maxDiff <= 1e-5, JSON.stringify(summary));
+    // Where the page has threads, gridsample is timed on 1 thread too, and the gain shown.
+    if (threads > 1) {
+      assert.ok(summary.gridsample.oneThread.calls > 0 && summary.gridsample.oneThread.ms > 0,
+                JSON.stringify(summary));
+      assert.match(await page.textContent('#gridsample-threads'),
+                   new RegExp(`^on 1 thread [0-9.]+ ms \\(median of \\d+ calls?\\): ${threads} ` +
+                              'threads are [0-9.]+× as fast$'));
+    }
     const shown = await page.textContent('#summary');
     assert.match(shown, /as fast here; largest \|difference\|/);
     assert.deepEqual(problems, []);
