@@ -1,0 +1,95 @@
+// Two builds of the npm package against each other, in one Node.js process: each dist/ is
+// loaded as a module of its own (its own WebAssembly instance and threads), and their calls
+// take turns in rounds of about --round-ms, so that a machine whose speed drifts moves both
+// alike. For checking that a change keeps the speed (timing the two builds one after the
+// other, in two processes, differed by more than the change on a shared machine). Usage:
+//
+//   node scripts/bench_builds.mjs --data DIR --a DIST_A --b DIST_B [--threads 1]
+//       [--filter REGEX] [--rounds 12] [--round-ms 25] [--warmup-time 0.5]
+//
+// DIR is what `gridsample_workloads --write DIR` made (build/bench/data after `npm run bench`);
+// a DIST is a dist/ folder as scripts/build_wasm.sh makes it (build an older commit in a git
+// worktree for it). Prints a Markdown table: per workload, with a fresh output and with `out`
+// reused, the median of each build's rounds in ms (a round: the mean of its calls), and B's
+// time over A's, for the medians and for the fastest rounds.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { readTensorData, readWorkloads } from './bench_common.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    data: { type: 'string' },
+    a: { type: 'string' },
+    b: { type: 'string' },
+    threads: { type: 'string', default: '1' },
+    filter: { type: 'string' },
+    rounds: { type: 'string', default: '12' },
+    'round-ms': { type: 'string', default: '25' },
+    'warmup-time': { type: 'string', default: '0.5' },
+  },
+});
+if (!args.data || !args.a || !args.b) {
+  console.error('usage: node scripts/bench_builds.mjs --data DIR --a DIST_A --b DIST_B ' +
+                '[--threads 1] [--filter REGEX] [--rounds 12] [--round-ms 25] [--warmup-time 0.5]');
+  process.exit(2);
+}
+const threads = Number(args.threads);
+const rounds = Number(args.rounds);
+const roundMs = Number(args['round-ms']);
+
+async function load(dist) {
+  const gridsample = await import(pathToFileURL(path.join(path.resolve(dist), 'index.node.js')).href);
+  await gridsample.init({ wasmBinary: fs.readFileSync(path.join(dist, 'gridsample.wasm')),
+                          numThreads: threads });
+  return gridsample;
+}
+const builds = [await load(args.a), await load(args.b)];
+if (builds[0] === builds[1]) {
+  console.error('bench_builds.mjs: --a and --b are the same package');
+  process.exit(2);
+}
+
+const median = (values) => [...values].sort((x, y) => x - y)[values.length >> 1];
+console.log(`A: ${args.a}, B: ${args.b}; ${threads} thread(s); medians of ${rounds} alternating ` +
+            `rounds of ${roundMs} ms, ms per call\n`);
+console.log('| workload | output | A | B | B / A (medians) | B / A (fastest rounds) |');
+console.log('| --- | --- | ---: | ---: | ---: | ---: |');
+for (const w of readWorkloads(args.data, args.filter).workloads) {
+  const tensor = (name) => ({ data: readTensorData(args.data, w.files[name], w[name].dtype),
+                              dims: w[name].shape, type: w[name].dtype });
+  const x = tensor('x');
+  const grid = tensor('grid');
+  const y = tensor('y').data;
+  const out = new y.constructor(y.length);
+  for (const reuse of [false, true]) {
+    const options = { mode: w.mode, paddingMode: w.padding_mode,
+                      alignCorners: Boolean(w.align_corners), layout: w.layout, numThreads: threads,
+                      ...(reuse && { out }) };
+    const sides = builds.map((gridsample) => ({ gridsample, times: [] }));
+    const warmEnd = performance.now() + Number(args['warmup-time']) * 1000;
+    while (performance.now() < warmEnd) {
+      for (const side of sides) side.gridsample.gridSample(x, grid, options);
+    }
+    for (let round = 0; round < rounds; ++round) {
+      // Each build goes first in every other round.
+      for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+        let calls = 0;
+        const start = performance.now();
+        let elapsed;
+        do {
+          side.gridsample.gridSample(x, grid, options);
+          ++calls;
+          elapsed = performance.now() - start;
+        } while (elapsed < roundMs);
+        side.times.push(elapsed / calls);
+      }
+    }
+    const [a, b] = sides.map((side) => side.times);
+    console.log(`| ${w.id} | ${reuse ? '`out`' : 'fresh'} | ${median(a).toFixed(3)} | ` +
+                `${median(b).toFixed(3)} | ${(median(b) / median(a)).toFixed(3)} | ` +
+                `${(Math.min(...b) / Math.min(...a)).toFixed(3)} |`);
+  }
+}
