@@ -5,13 +5,16 @@
 // other, in two processes, differed by more than the change on a shared machine). Usage:
 //
 //   node scripts/bench_builds.mjs --data DIR --a DIST_A --b DIST_B [--threads 1]
-//       [--filter REGEX] [--rounds 12] [--round-ms 25] [--warmup-time 0.5]
+//       [--backend-a wasm] [--backend-b wasm] [--filter REGEX] [--rounds 12] [--round-ms 25]
+//       [--warmup-time 0.5]
 //
 // DIR is what `gridsample_workloads --write DIR` made (build/bench/data after `npm run bench`);
 // a DIST is a dist/ folder as scripts/build_wasm.sh makes it (build an older commit in a git
-// worktree for it). Prints a Markdown table: per workload, with a fresh output and with `out`
-// reused, the median of each build's rounds in ms (a round: the mean of its calls), and B's
-// time over A's, for the medians and for the fastest rounds.
+// worktree for it). --backend-a and --backend-b give each its backend (init's backend option):
+// the native one against WebAssembly takes two copies of the same dist/. Prints a Markdown
+// table: per workload, with a fresh output and with `out` reused, the median of each build's
+// rounds in ms (a round: the mean of its calls), and B's time over A's, for the medians and for
+// the fastest rounds.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,6 +28,8 @@ const { values: args } = parseArgs({
     a: { type: 'string' },
     b: { type: 'string' },
     threads: { type: 'string', default: '1' },
+    'backend-a': { type: 'string', default: 'wasm' },
+    'backend-b': { type: 'string', default: 'wasm' },
     filter: { type: 'string' },
     rounds: { type: 'string', default: '12' },
     'round-ms': { type: 'string', default: '25' },
@@ -40,21 +45,23 @@ const threads = Number(args.threads);
 const rounds = Number(args.rounds);
 const roundMs = Number(args['round-ms']);
 
-async function load(dist) {
-  const gridsample = await import(pathToFileURL(path.join(path.resolve(dist), 'index.node.js')).href);
+async function load(dist, backend) {
+  const entry = pathToFileURL(path.join(path.resolve(dist), 'index.node.js')).href;
+  const gridsample = await import(entry);
   await gridsample.init({ wasmBinary: fs.readFileSync(path.join(dist, 'gridsample.wasm')),
-                          numThreads: threads });
+                          numThreads: threads, backend });
   return gridsample;
 }
-const builds = [await load(args.a), await load(args.b)];
+const builds = [await load(args.a, args['backend-a']), await load(args.b, args['backend-b'])];
 if (builds[0] === builds[1]) {
   console.error('bench_builds.mjs: --a and --b are the same package');
   process.exit(2);
 }
 
 const median = (values) => [...values].sort((x, y) => x - y)[values.length >> 1];
-console.log(`A: ${args.a}, B: ${args.b}; ${threads} thread(s); medians of ${rounds} alternating ` +
-            `rounds of ${roundMs} ms, ms per call\n`);
+const which = (dist, build) => `${dist} (${build.backend?.() ?? 'wasm'})`;
+console.log(`A: ${which(args.a, builds[0])}, B: ${which(args.b, builds[1])}; ${threads} ` +
+            `thread(s); medians of ${rounds} alternating rounds of ${roundMs} ms, ms per call\n`);
 console.log('| workload | output | A | B | B / A (medians) | B / A (fastest rounds) |');
 console.log('| --- | --- | ---: | ---: | ---: | ---: |');
 for (const w of readWorkloads(args.data, args.filter).workloads) {

@@ -16,13 +16,16 @@
 #   6. find_package  install the release build into a temporary prefix and build and run
 #                    tests/find_package against it, as another CMake project would
 #   7. wasm          the npm package: the Emscripten build into dist/ (scripts/build_wasm.sh,
-#                    $BUILD_ROOT/wasm)
+#                    $BUILD_ROOT/wasm) and this platform's Node.js addon into dist/native/
+#                    (scripts/build_addon.sh, $BUILD_ROOT/addon)
 #   8. js            the package's node:test suites (tests/js/): the native reference's vectors
 #                    and the golden file through the JS API, loading, errors, hostile inputs,
-#                    memory, threads, npm pack, publish --dry-run and install, headless Chromium
-#                    (static server, cross-origin isolated and not, and a Vite build), and the
-#                    demo page (web/) in Chromium against the package in Node; beside them, the
-#                    fuzzer for $FUZZ_SECONDS (default 60) seconds (scripts/fuzz.sh), one test
+#                    memory, threads, the native backend against WebAssembly, npm pack, publish
+#                    --dry-run and install, headless Chromium (static server, cross-origin
+#                    isolated and not, and a Vite build), and the demo page (web/) in Chromium
+#                    against the package in Node; the vector and AffineGrid suites once more on
+#                    the native backend; beside them, the fuzzer for $FUZZ_SECONDS (default 60)
+#                    seconds (scripts/fuzz.sh), one test
 # Build folders live in $BUILD_ROOT (default: build/) and are reused between runs.
 set -euo pipefail
 
@@ -191,6 +194,8 @@ if [ -n "$npm_install" ] && ! wait "$npm_install"; then
   exit 1
 fi
 SKIP_BOOTSTRAP=1 bash scripts/build_wasm.sh
+# The Node.js addon for this platform ($BUILD_ROOT/addon; the package's prepack builds it too).
+bash scripts/build_addon.sh
 stage_done wasm
 
 stage js "node:test suites of the package (tests/js/), and libFuzzer beside them"
@@ -201,6 +206,11 @@ fuzz=$!
 # pipefail passes node's exit code on through tee.
 node --test --test-reporter=spec tests/js/ 2>&1 | tee "$BUILD_ROOT/js-test.log"
 count=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$BUILD_ROOT/js-test.log" | tail -n 1)
+tests_run=$((tests_run + ${count:-0}))
+# The suites that hold both backends to the same vectors, once more on the native one.
+GRIDSAMPLE_TEST_BACKEND=native node --test --test-reporter=spec tests/js/vectors.test.mjs \
+  tests/js/affine_grid.test.mjs 2>&1 | tee "$BUILD_ROOT/js-native-test.log"
+count=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$BUILD_ROOT/js-native-test.log" | tail -n 1)
 tests_run=$((tests_run + ${count:-0}))
 wait "$fuzz" || { cat "$BUILD_ROOT/fuzz-stage.log" >&2; exit 1; }
 cat "$BUILD_ROOT/fuzz-stage.log"

@@ -2,26 +2,22 @@
 // first (arguments.js), then the grid's shape from the core, then one heap block for theta and
 // the grid, the core's call, and the grid copied out in theta's type, ready for gridSample.
 import {
-  checkLength, checkStillUsable, elementCount, readAffineOptions, readSize, readTensor, shapeText,
+  checkLength, checkStillUsable, checkThetaType, elementCount, readAffineOptions, readSize,
+  readTensor, shapeText,
 } from './arguments.js';
 import { alignUp, allocate, errorOf, heap, withDims } from './heap.js';
 import { MAX_HEAP_BYTES } from './limits.js';
-import { loadedRuntime } from './loader.js';
 import { bytesOf, newArray } from './typed_arrays.js';
 
-// grid = AffineGrid(theta, size): see index.d.ts.
-export function affineGrid(theta, size, options) {
-  const runtime = loadedRuntime('affineGrid');
+// grid = AffineGrid(theta, size) on WebAssembly (runtime: loader.js's).
+export function affineGridWasm(runtime, theta, size, options) {
   const module = runtime.module;
   const tt = readTensor('theta', theta, runtime.types);
   const sizeValues = readSize(size);
   const { alignCorners } = readAffineOptions(options);
   // From here on, no code of the caller's runs (see gridSample).
   checkStillUsable('theta.data', tt);
-  if (tt.info.name === 'string') {
-    throw new TypeError('gridsample: theta.type: theta holds affine matrices, not strings ' +
-                        '(expected a floating-point type)');
-  }
+  checkThetaType(tt);
   const thetaRank = tt.dims.length;
   const gridRank = sizeValues.length;
   return withDims(runtime, [tt.dims, sizeValues], gridRank, ([thetaDims, sizeAt, gridDimsAt]) => {

@@ -58,6 +58,57 @@ export function shapeText(dims) {
   return `[${dims.join(', ')}]`;
 }
 
+// The error for a StatusCode of the core, with the core's message: a TypeError for a type that
+// is not allowed where it was given, a RangeError for everything else.
+export function coreError(message, typeMismatch) {
+  const text = `gridsample: ${message}`;
+  return typeMismatch ? new TypeError(text) : new RangeError(text);
+}
+
+// An attribute's spelling as the core gets it to parse: cut to MAX_SPELLING characters (longer
+// ones are invalid anyway, and the core's message shows the start).
+export const MAX_SPELLING = 32;
+export function shownSpelling(spelling) {
+  return spelling.length > MAX_SPELLING ? `${spelling.slice(0, MAX_SPELLING)}…` : spelling;
+}
+
+// gridSample's grid type, which the core would refuse with a less direct message.
+export function checkGridType(gt) {
+  if (gt.info.name === 'string') {
+    throw new TypeError('gridsample: grid.type: a grid holds coordinates, not strings (expected ' +
+                        'a floating-point type)');
+  }
+}
+
+// Strings come back in new arrays only.
+export function checkStringOutput(out) {
+  if (out !== undefined) {
+    throw new TypeError('gridsample: options.out cannot hold strings (string outputs are new ' +
+                        'arrays)');
+  }
+}
+
+// options.out (readOptions' view of it) against Y: yCount numbers of X's type.
+export function checkOut(out, xt, yCount, yDims) {
+  if (!xt.info.arrays.includes(out.array)) {
+    throw new TypeError(
+        `gridsample: options.out: a ${out.array} cannot hold ${xt.info.name} (expected ` +
+        `${xt.info.arrays.join(' or ')})`);
+  }
+  if (out.length !== yCount) {
+    throw new RangeError(`gridsample: options.out has ${out.length} elements, but the output ` +
+                         `${shapeText(yDims)} of ${xt.info.name} needs ${yCount}`);
+  }
+}
+
+// affineGrid's theta type, which the core would refuse with a less direct message.
+export function checkThetaType(tt) {
+  if (tt.info.name === 'string') {
+    throw new TypeError('gridsample: theta.type: theta holds affine matrices, not strings ' +
+                        '(expected a floating-point type)');
+  }
+}
+
 // A copy of an array (or of a Proxy of one: its length may be anything), each element read
 // once and passed to check(value, what, index), which throws for a value it refuses (naming it
 // `${what}[${index}]`: built only then, as a call's own cost is mostly such small work). Each

@@ -244,7 +244,10 @@ for (const name of ['index.js', 'index.node.js', 'index.cjs']) write(name, sourc
 const types = typesFromRegistries(source('index.d.ts'));
 write('index.d.ts', types);
 write('index.d.cts', types);
+// dist/native/ holds the Node.js addons, which scripts/build_addon.sh builds and this leaves.
 for (const name of fs.readdirSync(out)) {
-  if (!made.has(name)) fs.rmSync(path.join(out, name), { recursive: true, force: true });
+  if (!made.has(name) && name !== 'native') {
+    fs.rmSync(path.join(out, name), { recursive: true, force: true });
+  }
 }
 console.log(`assemble.mjs: ${made.size} files in ${out}`);

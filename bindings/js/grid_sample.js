@@ -3,11 +3,11 @@
 // call, and Y copied out. Tensors of strings take a path of their own (sampleStrings), as the
 // heap holds only their indices.
 import {
-  checkLength, checkStillUsable, elementCount, readOptions, readTensor, shapeText,
+  checkGridType, checkLength, checkOut, checkStillUsable, checkStringOutput, elementCount,
+  readOptions, readTensor,
 } from './arguments.js';
 import { alignUp, allocate, attribute, errorOf, heap, putDims, withDims } from './heap.js';
 import { MAX_HEAP_BYTES } from './limits.js';
-import { loadedRuntime } from './loader.js';
 import { bytesOf, newArray } from './typed_arrays.js';
 
 // Fresh outputs of at least this many bytes are allocated, and their pages touched, while the
@@ -50,9 +50,8 @@ function outputDims(runtime, xDims, gridDims, layout, xAt, gridAt, yAt) {
   return yDims;
 }
 
-// Y = GridSample(X, grid): see index.d.ts.
-export function gridSample(x, grid, options) {
-  const runtime = loadedRuntime('gridSample');
+// Y = GridSample(X, grid) on WebAssembly (runtime: loader.js's).
+export function gridSampleWasm(runtime, x, grid, options) {
   const module = runtime.module;
   const xt = readTensor('x', x, runtime.types);
   const gt = readTensor('grid', grid, runtime.types);
@@ -63,10 +62,7 @@ export function gridSample(x, grid, options) {
   checkStillUsable('x.data', xt);
   checkStillUsable('grid.data', gt);
   checkStillUsable('options.out', out);
-  if (gt.info.name === 'string') {
-    throw new TypeError('gridsample: grid.type: a grid holds coordinates, not strings (expected ' +
-                        'a floating-point type)');
-  }
+  checkGridType(gt);
   return withDims(runtime, [xt.dims, gt.dims], xt.dims.length, ([xDims, gridDims, yDimsAt]) => {
     const layoutValue = attribute(runtime, runtime.layouts, module.parseLayout, layout);
     const yDims = outputDims(runtime, xt.dims, gt.dims, layoutValue, xDims, gridDims, yDimsAt);
@@ -96,10 +92,7 @@ export function gridSample(x, grid, options) {
 function sampleStrings(runtime, { xt, gt, xDims, gridDims, yDims, modeValue, paddingValue,
                                   alignCorners, layoutValue, out, threads }) {
   const module = runtime.module;
-  if (out !== undefined) {
-    throw new TypeError('gridsample: options.out cannot hold strings (string outputs are new ' +
-                        'arrays)');
-  }
+  checkStringOutput(out);
   const yCount = elementCount(yDims);
   const gridBytes = gt.bytes.byteLength;
   const indexBytes = yCount * 4;
@@ -132,17 +125,7 @@ function sampleNumbers(runtime, { xt, gt, xDims, gridDims, yDims, yDimsAt, modeV
                                   paddingValue, alignCorners, layoutValue, out, threads }) {
   const module = runtime.module;
   const yCount = elementCount(yDims) * xt.info.parts;
-  if (out !== undefined) {
-    if (!xt.info.arrays.includes(out.array)) {
-      throw new TypeError(
-          `gridsample: options.out: a ${out.array} cannot hold ${xt.info.name} (expected ` +
-          `${xt.info.arrays.join(' or ')})`);
-    }
-    if (out.length !== yCount) {
-      throw new RangeError(`gridsample: options.out has ${out.length} elements, but the output ` +
-                           `${shapeText(yDims)} of ${xt.info.name} needs ${yCount}`);
-    }
-  }
+  if (out !== undefined) checkOut(out, xt, yCount, yDims);
   const xBytes = xt.bytes.byteLength;
   const gridBytes = gt.bytes.byteLength;
   const yBytes = yCount / xt.info.parts * xt.info.size;

@@ -7,14 +7,32 @@
 //   typed_arrays.js  the typed arrays of each dtype, read through the engine's own accessors
 //   heap.js          the wasm heap: views, blocks, dims and spellings, the core's errors
 //   limits.js        the sizes the module's link fixes
-//   grid_sample.js   gridSample
-//   affine_grid.js   affineGrid
+//   grid_sample.js   gridSample on WebAssembly
+//   affine_grid.js   affineGrid on WebAssembly
+//   native.js        both on the native backend (Node.js: the Node-API addon of bindings/node/)
 //
 // bindings/js/assemble.mjs bundles this file and its imports (esbuild) into dist/'s
 // gridsample_core.js and gridsample_core.cjs, writing in the registries and the version.
-export { affineGrid } from './affine_grid.js';
-export { gridSample } from './grid_sample.js';
-export { initWith, moduleForTesting, numThreads } from './loader.js';
+import { affineGridWasm } from './affine_grid.js';
+import { gridSampleWasm } from './grid_sample.js';
+import { loadedRuntime } from './loader.js';
+import { affineGridNative, gridSampleNative } from './native.js';
+
+export { backend, initWith, moduleForTesting, numThreads } from './loader.js';
+
+// Y = GridSample(X, grid): see index.d.ts.
+export function gridSample(x, grid, options) {
+  const runtime = loadedRuntime('gridSample');
+  return runtime.backend === 'native' ? gridSampleNative(runtime, x, grid, options) :
+      gridSampleWasm(runtime, x, grid, options);
+}
+
+// grid = AffineGrid(theta, size): see index.d.ts.
+export function affineGrid(theta, size, options) {
+  const runtime = loadedRuntime('affineGrid');
+  return runtime.backend === 'native' ? affineGridNative(runtime, theta, size, options) :
+      affineGridWasm(runtime, theta, size, options);
+}
 
 // The package's version, package.json's: bindings/js/assemble.mjs writes it in. The .wasm's C++
 // was built from the same file (CMakeLists.txt reads it for gridsample/version.h).

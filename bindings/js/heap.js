@@ -1,12 +1,10 @@
 // The wasm heap as the calls use it: views that follow the memory's growth, one block per call,
 // the dims and attribute spellings written into the scratch that init() keeps, and the core's
 // status codes turned into errors. Each function takes the loaded runtime (loader.js).
+import { coreError, MAX_SPELLING, shownSpelling } from './arguments.js';
 import { ALIGN, MAX_HEAP_BYTES } from './limits.js';
 
 const SCRATCH_DIMS = 48;  // dims a call keeps in the scratch allocated at init()
-// An attribute spelling longer than any valid one is cut to this many characters (plus '…')
-// before the core parses it and names it in its message.
-const MAX_SPELLING = 32;
 
 // The heap's views over the memory's current buffer. A memory growth (by any thread) gives the
 // memory a new, longer buffer; views of the old one stay usable but short, so the wrapper takes
@@ -38,9 +36,8 @@ export function errorOf(runtime, code) {
   const at = runtime.module.lastMessageAt();
   const { u8 } = heap(runtime);
   // A copy: TextDecoder does not read shared memory.
-  const message = `gridsample: ${new TextDecoder().decode(u8.slice(at, u8.indexOf(0, at)))}`;
-  if (code === runtime.typeMismatch) return new TypeError(message);
-  return new RangeError(message);  // kInvalidArgument, kUnsupported, kOutOfRange
+  return coreError(new TextDecoder().decode(u8.slice(at, u8.indexOf(0, at))),
+                   code === runtime.typeMismatch);
 }
 
 // The core's Mode / Padding / Layout value of a spelling, parsed once per spelling. The spelling
@@ -49,8 +46,7 @@ export function errorOf(runtime, code) {
 export function attribute(runtime, cache, parse, spelling) {
   let value = cache.get(spelling);
   if (value === undefined) {
-    const shown = spelling.length > MAX_SPELLING ? `${spelling.slice(0, MAX_SPELLING)}…` :
-        spelling;
+    const shown = shownSpelling(spelling);
     const bytes = new TextEncoder().encode(shown);  // at most MAX_SPELLING * 3 + 3 bytes
     heap(runtime).u8.set(bytes, runtime.textScratch);
     value = parse(runtime.textScratch, bytes.length);

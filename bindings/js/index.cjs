@@ -3,6 +3,7 @@
 // worker_threads Workers running gridsample_thread.cjs, always available in Node.js.
 'use strict';
 
+const { existsSync } = require('node:fs');
 const { readFile } = require('node:fs/promises');
 const os = require('node:os');
 const path = require('node:path');
@@ -11,7 +12,8 @@ const { Worker } = require('node:worker_threads');
 
 // The glue's CommonJS copy (esbuild's) keeps its ES module default export as `default`.
 const { default: createModule } = require('./gridsample_glue.cjs');
-const { affineGrid, gridSample, initWith, numThreads, version } = require('./gridsample_core.cjs');
+const { affineGrid, backend, gridSample, initWith, numThreads, version } =
+    require('./gridsample_core.cjs');
 
 async function readWasm(where) {
   const text = String(where);
@@ -68,10 +70,22 @@ const platform = {
   threadsAvailable: () => true,
   // locateFile is for the .wasm only: the thread's script requires the glue beside it.
   createThreadWorker: (locateFile, hooks) => new ThreadWorker(hooks),
+  // The addon built for this platform (scripts/build_addon.sh), if the package has one and it
+  // loads here: { addon } or { reason }.
+  loadNative() {
+    const platform = `${process.platform}-${process.arch}`;
+    const file = path.join(__dirname, 'native', platform, 'gridsample.node');
+    if (!existsSync(file)) return { reason: `the package has no addon for ${platform}` };
+    try {
+      return { addon: require(file) };
+    } catch (error) {
+      return { reason: `${file} does not load: ${error.message}` };
+    }
+  },
 };
 
 function init(options) {
   return initWith(platform, options);
 }
 
-module.exports = { init, gridSample, affineGrid, numThreads, version };
+module.exports = { init, gridSample, affineGrid, numThreads, backend, version };

@@ -25,6 +25,12 @@ export function init(options?: {
    * Worker) the package runs on one thread, without an error.
    */
   numThreads?: number;
+  /**
+   * "wasm" (the default) or, in Node.js on a platform the package has an addon for (linux-x64),
+   * "native": the C++ core through Node-API, with the same API, results and errors, several
+   * times as fast. Asked for where it is not available, init() rejects with an Error saying why.
+   */
+  backend?: 'native' | 'wasm';
 }): Promise<void>;
 
 /**
@@ -39,6 +45,9 @@ export const version: string;
  * before init() resolves.
  */
 export function numThreads(): number;
+
+/** The backend init() loaded, "native" or "wasm"; null before init() resolves. */
+export function backend(): 'native' | 'wasm' | null;
 
 /** The tensor types (dist/ lists them from the core's registry, src/gridsample/dtypes.inc). */
 export type DataType = /* @registry dtypes */ 'float32' | 'float64' | 'float16' | 'bfloat16' |

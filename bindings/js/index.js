@@ -3,7 +3,9 @@
 // streams in; init()'s options override that. Threads are module Web Workers running
 // gridsample_thread.mjs (which imports the glue), where the page is cross-origin isolated.
 import createModule from './gridsample_glue.mjs';
-import { affineGrid, gridSample, initWith, numThreads, version } from './gridsample_core.js';
+import {
+  affineGrid, backend, gridSample, initWith, numThreads, version,
+} from './gridsample_core.js';
 
 const THREAD_FILE = 'gridsample_thread.mjs';
 
@@ -88,4 +90,4 @@ export function init(options) {
   return initWith(platform, options);
 }
 
-export { affineGrid, gridSample, numThreads, version };
+export { affineGrid, backend, gridSample, numThreads, version };

@@ -2,4 +2,4 @@
 // `require` in one process share one module, one heap, one init() and one set of threads.
 import gridsample from './index.cjs';
 
-export const { init, gridSample, affineGrid, numThreads, version } = gridsample;
+export const { init, gridSample, affineGrid, numThreads, backend, version } = gridsample;

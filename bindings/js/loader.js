@@ -5,6 +5,7 @@
 import { checkThreads, describe } from './arguments.js';
 import { allocateScratch, viewsOf } from './heap.js';
 import { INITIAL_PAGES, MAX_THREADS, MAXIMUM_PAGES, PAGE_BYTES } from './limits.js';
+import { nativeRuntime } from './native.js';
 import { ThreadChooser } from './thread_choice.js';
 import { ARRAYS_OF_TYPE } from './typed_arrays.js';
 
@@ -18,7 +19,11 @@ function checkInitOptions(options) {
   if (typeof options !== 'object') {
     throw new TypeError(`init: options must be an object, got ${describe(options)}`);
   }
-  const { locateFile, wasmModule, wasmBinary, numThreads } = options;
+  const { locateFile, wasmModule, wasmBinary, numThreads, backend } = options;
+  if (backend !== undefined && backend !== 'native' && backend !== 'wasm') {
+    throw new TypeError(
+        `init: options.backend must be "native" or "wasm", got ${describe(backend)}`);
+  }
   if (locateFile !== undefined && typeof locateFile !== 'function') {
     throw new TypeError(`init: options.locateFile must be a function, got ${describe(locateFile)}`);
   }
@@ -48,7 +53,20 @@ async function instantiate(platform, options, imports) {
   return platform.instantiate(where, imports);
 }
 
+// The native backend where it was asked for, or (not yet the default) nowhere: null for the
+// WebAssembly one. Asked for where the platform has no addon (browsers, other systems), or
+// where it cannot load: an Error saying why.
+function loadNative(platform, options) {
+  if (options.backend !== 'native') return null;
+  const { addon, reason } = platform.loadNative ? platform.loadNative() :
+      { reason: 'this platform has no native backend (browsers and workers run WebAssembly)' };
+  if (!addon) throw new Error(`gridsample: init: the native backend is not available: ${reason}`);
+  return nativeRuntime(addon, options.numThreads);
+}
+
 async function load(platform, options) {
+  const native = loadNative(platform, options);
+  if (native) return native;
   // Threads where the platform has them (platform.threadsAvailable(): feature detection), else
   // one, without an error.
   const wanted = options.numThreads ?? Math.min(platform.defaultThreads(), MAX_THREADS);
@@ -128,6 +146,7 @@ async function load(platform, options) {
   const codes = module.StatusCode;
   const scratch = allocateScratch(module);
   return {
+    backend: 'wasm',
     module,
     memory,
     views: viewsOf(memory.buffer),
@@ -184,9 +203,17 @@ export function numThreads() {
   return runtime ? runtime.threads : 0;
 }
 
+// The backend init() loaded, 'native' or 'wasm'; null before init() resolves.
+export function backend() {
+  return runtime ? runtime.backend : null;
+}
+
 // The embind module, its memory and the threads' workers, for the package's own tests (heap
-// probes, thread counts); null before init().
+// probes, thread counts); on the native backend the addon as `module` (its registry); null
+// before init().
 export function moduleForTesting() {
-  return runtime ? { module: runtime.module, memory: runtime.memory, workers: runtime.workers,
-                     callThread: runtime.callThread } : null;
+  if (!runtime) return null;
+  if (runtime.backend === 'native') return { module: runtime.addon };
+  return { module: runtime.module, memory: runtime.memory, workers: runtime.workers,
+           callThread: runtime.callThread };
 }

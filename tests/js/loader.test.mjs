@@ -73,7 +73,8 @@ test('Node require: init() returns a promise; import and require share one insta
                                      esm.affineGrid === gs.affineGrid, row: example() }));
   `, { cjs: true });
   assert.equal(result.isPromise, true);
-  assert.deepEqual(result.keys, ['affineGrid', 'gridSample', 'init', 'numThreads', 'version']);
+  assert.deepEqual(result.keys,
+                   ['affineGrid', 'backend', 'gridSample', 'init', 'numThreads', 'version']);
   assert.equal(result.shared, true);
   assert.deepEqual(result.row, ROW);
 });

@@ -22,6 +22,12 @@ let packed;
 let app;  // the empty project the tarball is installed into (by the install test)
 // The repository's package.json, which `npm pack` packed.
 const manifest = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8'));
+// The platforms the package has a prebuilt Node.js addon for (scripts/build_addon.sh), this
+// machine's being built by prepack.
+const platform = `${process.platform}-${process.arch}`;
+const ADDON_PLATFORMS = ['linux-x64'];
+const addonFiles = ADDON_PLATFORMS.includes(platform) ?
+    [`dist/native/${platform}/gridsample.node`, `dist/native/${platform}/libhwy.so.1`] : [];
 
 before(async () => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'gridsample-pack-'));
@@ -43,8 +49,9 @@ test('the tarball holds dist/, README.md, CHANGELOG.md, LICENSE and package.json
     'CHANGELOG.md', 'LICENSE', 'README.md', 'dist/gridsample.wasm', 'dist/gridsample_core.cjs',
     'dist/gridsample_core.js', 'dist/gridsample_glue.cjs', 'dist/gridsample_glue.mjs',
     'dist/gridsample_thread.cjs', 'dist/gridsample_thread.mjs', 'dist/index.cjs',
-    'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js', 'dist/index.node.js', 'package.json',
-  ]);
+    'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js', 'dist/index.node.js',
+    ...addonFiles, 'package.json',
+  ].sort());
 });
 
 test('package.json is publishable and every file it names is in the tarball', async () => {
@@ -96,21 +103,24 @@ test('installed in an empty project: import and require compute the spec example
   const compute = `
     const steps = [-1, -0.6, -0.2, 0.2, 0.6, 1];
     const g = []; for (const y of steps) for (const x of steps) g.push(x, y);
-    const run = (gs) => gs.init().then(() => {
+    const run = (gs) => gs.init({ backend: process.argv[2] }).then(() => {
       const x = Float32Array.from({ length: 16 }, (_, i) => i);
       const y = gs.gridSample({ data: x, dims: [1, 1, 4, 4] },
                               { data: new Float32Array(g), dims: [1, 6, 6, 2] });
-      console.log(JSON.stringify({ version: gs.version, dims: y.dims, type: y.type,
-                                   data: Array.from(y.data) }));
+      console.log(JSON.stringify({ version: gs.version, backend: gs.backend(), dims: y.dims,
+                                   type: y.type, data: Array.from(y.data) }));
     });`;
   fs.writeFileSync(path.join(app, 'esm.mjs'),
                    `import * as gs from 'gridsample';\n${compute}\nawait run(gs);\n`);
   fs.writeFileSync(path.join(app, 'cjs.cjs'),
                    `const gs = require('gridsample');\n${compute}\nrun(gs);\n`);
   const { y, yDims } = specExample();
-  for (const script of ['esm.mjs', 'cjs.cjs']) {
-    const { stdout } = await run(process.execPath, [script], { cwd: app, timeout: 60000 });
+  const backends = addonFiles.length > 0 ? ['wasm', 'native'] : ['wasm'];
+  const runs = ['esm.mjs', 'cjs.cjs'].flatMap((script) => backends.map((b) => [script, b]));
+  for (const [script, backend] of runs) {
+    const { stdout } = await run(process.execPath, [script, backend], { cwd: app, timeout: 60000 });
     const result = JSON.parse(stdout);
+    assert.equal(result.backend, backend, script);
     assert.equal(result.version, manifest.version, script);
     assert.deepEqual(result.dims, yDims, script);
     assert.equal(result.type, 'float32', script);
@@ -126,6 +136,8 @@ test('TypeScript: the declarations resolve for import and require and type the A
       await init({ locateFile: (file: string) => file });
       await init({ wasmBinary: new Uint8Array(0), numThreads: 2 });
       const threads: number = numThreads();
+      await init({ backend: 'native' });
+      const where: 'native' | 'wasm' | null = backend();
       const release: string = version;
       const x: TensorLike = { data: new Float32Array(16), dims: [1, 1, 4, 4] };
       const grid: TensorLike = { data: new Float32Array(72), dims: [1, 6, 6, 2], type: 'float32' };
@@ -162,16 +174,17 @@ test('TypeScript: the declarations resolve for import and require and type the A
       affineGrid(made, [1, 1, 2, 2], { mode: 'nearest' });
       // @ts-expect-error: size holds integers
       affineGrid(made, ['1', '1', '2', '2']);
-      void [dims, type, data, steps, madeType, threads, release];
+      void [dims, type, data, steps, madeType, threads, release, where];
     }
     void main;
   `;
   fs.writeFileSync(path.join(app, 'types_esm.mts'), use(
-      'import { init, gridSample, affineGrid, numThreads, version, type AffineGridOptions, ' +
+      'import { init, gridSample, affineGrid, numThreads, backend, version, ' +
+      'type AffineGridOptions, ' +
       "type DataType, type GridSampleOptions, type TensorLike } from 'gridsample';"));
   fs.writeFileSync(path.join(app, 'types_cjs.cts'), use(
       "import gs = require('gridsample');\n" +
-      'const { init, gridSample, affineGrid, numThreads, version } = gs;\n' +
+      'const { init, gridSample, affineGrid, numThreads, backend, version } = gs;\n' +
       'type DataType = gs.DataType; type GridSampleOptions = gs.GridSampleOptions; ' +
       'type TensorLike = gs.TensorLike; type AffineGridOptions = gs.AffineGridOptions;'));
   fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({

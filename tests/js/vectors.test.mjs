@@ -10,7 +10,7 @@ import { before, describe, test } from 'node:test';
 import { gridSample, init } from 'gridsample';
 
 import {
-  closeTo, dataDir, firstMismatch, readVectors, registry, sameBits, toChannelsLast,
+  closeTo, dataDir, firstMismatch, initOptions, readVectors, registry, sameBits, toChannelsLast,
 } from './helpers.mjs';
 
 const referenceCases = readVectors(path.join(dataDir, 'reference_vectors.txt'));
@@ -34,7 +34,7 @@ function show(values, at) {
   return pick(values[at]);
 }
 
-before(() => init());
+before(() => init(initOptions));
 
 describe('reference vectors (native scalar reference vs the wasm build)', () => {
   test('the file covers every dtype of the registry, ranks 1-4, every mode/padding/align', () => {

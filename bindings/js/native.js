@@ -1,0 +1,121 @@
+// The native backend, for Node.js: the C++ core as a Node-API addon (bindings/node/), where a
+// prebuilt one fits the platform (dist/native/PLATFORM/gridsample.node). The arguments are read
+// and checked by arguments.js, in the same order as the WebAssembly backend reads them, so that
+// the same call fails with the same error on both; the core reads X and the grid where they are
+// and writes Y straight into the output.
+import {
+  checkGridType, checkLength, checkOut, checkStillUsable, checkStringOutput, checkThetaType,
+  coreError, elementCount, readAffineOptions, readOptions, readSize, readTensor, shownSpelling,
+} from './arguments.js';
+import { ARRAYS_OF_TYPE, bytesOf, newArray } from './typed_arrays.js';
+
+// The runtime of the native backend (loader.js keeps it): the addon, the dtypes it has, and the
+// threads a call may use (init's numThreads, at most the hardware's).
+export function nativeRuntime(addon, requestedThreads) {
+  const types = new Map();
+  for (const { name, id, size, kind } of addon.dtypes()) {
+    const arrays = ARRAYS_OF_TYPE[name];
+    if (!arrays) continue;
+    types.set(name, { name, id, size, arrays, parts: kind === 'kComplex' ? 2 : 1 });
+  }
+  const hardware = addon.hardwareThreads();
+  return {
+    backend: 'native',
+    addon,
+    types,
+    threads: Math.min(requestedThreads ?? hardware, hardware),
+    typeMismatch: addon.StatusCode.kTypeMismatch,
+    modes: new Map(),
+    paddings: new Map(),
+    layouts: new Map(),
+  };
+}
+
+function fail(runtime, code) {
+  return coreError(runtime.addon.lastMessage(), code === runtime.typeMismatch);
+}
+
+// What the addon returned: `result` itself, or the error of its StatusCode.
+function checked(runtime, result) {
+  if (typeof result === 'number') throw fail(runtime, result);
+  return result;
+}
+
+// The core's value of an attribute spelling, parsed once per spelling.
+function attribute(runtime, cache, parse, spelling) {
+  let value = cache.get(spelling);
+  if (value === undefined) {
+    value = parse(shownSpelling(spelling));
+    if (value < 0) throw fail(runtime, runtime.addon.StatusCode.kInvalidArgument);
+    cache.set(spelling, value);
+  }
+  return value;
+}
+
+// Whether two byte views share memory: the core would read an input the call is writing.
+function overlaps(a, b) {
+  return a.buffer === b.buffer && a.byteOffset < b.byteOffset + b.byteLength &&
+         b.byteOffset < a.byteOffset + a.byteLength;
+}
+
+export function gridSampleNative(runtime, x, grid, options) {
+  const { addon } = runtime;
+  const xt = readTensor('x', x, runtime.types);
+  const gt = readTensor('grid', grid, runtime.types);
+  const { mode, paddingMode, alignCorners, layout, out, threads } =
+      readOptions(options, runtime.threads);
+  checkStillUsable('x.data', xt);
+  checkStillUsable('grid.data', gt);
+  checkStillUsable('options.out', out);
+  checkGridType(gt);
+  const layoutValue = attribute(runtime, runtime.layouts, addon.parseLayout, layout);
+  const yDims = checked(runtime, addon.outputShape(xt.dims, gt.dims, layoutValue));
+  checkLength('x', xt);
+  checkLength('grid', gt);
+  const modeValue = attribute(runtime, runtime.modes, addon.parseMode, mode);
+  const paddingValue = attribute(runtime, runtime.paddings, addon.parsePadding, paddingMode);
+  const numThreads = threads || runtime.threads;
+  if (xt.info.name === 'string') {
+    checkStringOutput(out);
+    const data = checked(runtime, addon.gridSampleStrings(
+        xt.strings, xt.dims, gt.bytes, gt.info.id, gt.dims, yDims, modeValue, paddingValue,
+        alignCorners, layoutValue, numThreads));
+    return { data, dims: yDims, type: 'string' };
+  }
+  const yCount = elementCount(yDims) * xt.info.parts;
+  let y;
+  let yBytes;
+  if (out !== undefined) {
+    checkOut(out, xt, yCount, yDims);
+    y = out.target;
+    yBytes = out.bytes;
+  } else {
+    y = newArray(xt.array, yCount, yCount / xt.info.parts * xt.info.size, 'the output');
+    yBytes = bytesOf('y', y);
+  }
+  // `out` may share memory with X or the grid, which the core must read as they were.
+  const xBytes = overlaps(xt.bytes, yBytes) ? xt.bytes.slice() : xt.bytes;
+  const gridBytes = overlaps(gt.bytes, yBytes) ? gt.bytes.slice() : gt.bytes;
+  const code = addon.gridSample(xBytes, xt.info.id, xt.dims, gridBytes, gt.info.id, gt.dims,
+                                yBytes, yDims, modeValue, paddingValue, alignCorners, layoutValue,
+                                numThreads);
+  if (code !== 0) throw fail(runtime, code);
+  return { data: y, dims: yDims, type: xt.info.name };
+}
+
+export function affineGridNative(runtime, theta, size, options) {
+  const { addon } = runtime;
+  const tt = readTensor('theta', theta, runtime.types);
+  const sizeValues = readSize(size);
+  const { alignCorners } = readAffineOptions(options);
+  checkStillUsable('theta.data', tt);
+  checkThetaType(tt);
+  const gridDims = checked(runtime, addon.affineGridShape(tt.dims, sizeValues));
+  checkLength('theta', tt);
+  const gridCount = elementCount(gridDims);
+  const grid = newArray(tt.array, gridCount, gridCount * tt.info.size, 'the grid');
+  const code = addon.affineGrid(tt.bytes, tt.info.id, tt.dims, sizeValues, bytesOf('grid', grid),
+                                gridDims, alignCorners);
+  if (code !== 0) throw fail(runtime, code);
+  return { data: grid, dims: gridDims, type: tt.info.name };
+}

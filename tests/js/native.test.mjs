@@ -1,0 +1,121 @@
+// The native backend (bindings/node/, bindings/js/native.js) against the WebAssembly one: the
+// backend init() reports, the same outcome (the result's bits, or the error's class and
+// message) for the same calls, bad ones included, an `out` that shares X's memory, and a
+// package without the addon, which asked for it rejects and by default runs WebAssembly.
+// (The vector and AffineGrid suites run on both backends too: scripts/test.sh.)
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+
+import { distDir, scenario } from './helpers.mjs';
+
+const platform = `${process.platform}-${process.arch}`;
+const addon = path.join(distDir, 'native', platform, 'gridsample.node');
+const skip = fs.existsSync(addon) ? false : `no addon for ${platform} in dist/native`;
+
+// Calls, as source text, whose outcomes both backends must give alike: good calls of several
+// kinds, and calls each argument check refuses (in the order the checks run).
+const CALLS = [
+  'gs.gridSample(x, grid)',
+  'gs.gridSample(x, grid, { mode: "cubic", paddingMode: "reflection", alignCorners: true })',
+  'gs.gridSample({ data: new Uint8Array([0, 50, 100, 250]), dims: [1, 1, 2, 2] }, grid)',
+  'gs.gridSample({ data: ["a", "b", "c", "d"], dims: [1, 1, 2, 2] }, grid, { mode: "nearest" })',
+  'gs.gridSample({ data: new Float32Array(8), dims: [1, 2, 2, 2] }, grid, ' +
+      '{ layout: "channels-last" })',
+  'gs.affineGrid({ data: new Float64Array([1, 0, 0, 0, 1, 0]), dims: [1, 2, 3] }, [1, 1, 2, 3])',
+  'gs.gridSample(x, grid, { mode: "area" })',
+  'gs.gridSample(x, grid, { paddingMode: "x".repeat(100) })',
+  'gs.gridSample(x, grid, { layout: "nhwc" })',
+  'gs.gridSample(x, grid, { mode: 7 })',
+  'gs.gridSample(x, grid, { numThreads: 0 })',
+  'gs.gridSample(x, grid, { out: new Float64Array(2) })',
+  'gs.gridSample(x, grid, { out: new Float32Array(3) })',
+  'gs.gridSample({ data: new Float32Array(3), dims: [1, 1, 2, 2] }, grid)',
+  'gs.gridSample({ data: new Float32Array(4), dims: [1, 1, 2, -2] }, grid)',
+  'gs.gridSample(x, { data: new Float32Array(4), dims: [1, 1, 2, 3] })',
+  'gs.gridSample(x, { data: new Int32Array(4), dims: [1, 1, 2, 2] })',
+  'gs.gridSample(x, { data: ["a", "b", "c", "d"], dims: [1, 1, 2, 2] })',
+  'gs.gridSample({ data: ["a", "b", "c", "d"], dims: [1, 1, 2, 2] }, grid)',
+  'gs.gridSample({ data: ["a", "b", "c", "d"], dims: [1, 1, 2, 2] }, grid, ' +
+      '{ mode: "nearest", out: new Float32Array(2) })',
+  'gs.gridSample({ data: new Float32Array(4), dims: [1, 1, 2, 2], type: "float8" }, grid)',
+  'gs.gridSample(x, grid, { align_corners: true })',
+  'gs.affineGrid({ data: new Float32Array(6), dims: [1, 2, 3] }, [1, 1, -2, 2])',
+  'gs.affineGrid({ data: new Float32Array(5), dims: [1, 2, 3] }, [1, 1, 2, 2])',
+  'gs.affineGrid({ data: ["a"], dims: [1, 2, 3] }, [1, 1, 2, 2])',
+  'gs.affineGrid({ data: new Float32Array(6), dims: [1, 2, 3] }, [1, 1, 2 ** 40, 2 ** 40])',
+];
+
+// Each call's outcome on `backend`, in a process of its own.
+function outcomes(backend) {
+  return scenario(`import * as gs from 'gridsample';`, `
+    await gs.init({ backend: ${JSON.stringify(backend)} });
+    const x = { data: new Float32Array([1, 2, 3, 4]), dims: [1, 1, 2, 2] };
+    const grid = { data: new Float32Array([-0.3, 0.2, 0.9, -1.1]), dims: [1, 1, 2, 2] };
+    const results = [gs.backend()];
+    for (const call of ${JSON.stringify(CALLS)}) {
+      try {
+        const { data, dims, type } = eval(call);
+        results.push({ data: Array.from(data, (v) => (typeof v === 'number' ? v : String(v))),
+                       dims, type });
+      } catch (error) {
+        results.push({ error: error.constructor.name, message: error.message });
+      }
+    }
+    console.log(JSON.stringify(results));
+  `);
+}
+
+describe('the native backend', { skip }, () => {
+  test('gives every call the WebAssembly backend’s outcome: bits, or error and message',
+       async () => {
+    const [native, wasm] = await Promise.all([outcomes('native'), outcomes('wasm')]);
+    assert.equal(native.shift(), 'native');
+    assert.equal(wasm.shift(), 'wasm');
+    for (let i = 0; i < CALLS.length; ++i) assert.deepEqual(native[i], wasm[i], CALLS[i]);
+    // The list exercises both kinds.
+    assert.ok(wasm.some((r) => r.error === 'TypeError'));
+    assert.ok(wasm.some((r) => r.error === 'RangeError'));
+    assert.ok(wasm.filter((r) => r.data).length >= 6);
+  });
+
+  test('an out that shares X’s memory gets what a fresh output gets', async () => {
+    const result = await scenario(`import * as gs from 'gridsample';`, `
+      await gs.init({ backend: 'native' });
+      const memory = new Float32Array(32);
+      for (let i = 0; i < 16; ++i) memory[i] = i * 0.5;
+      const x = { data: memory.subarray(0, 16), dims: [1, 1, 4, 4] };
+      const grid = { data: Float32Array.from({ length: 32 }, (_, i) => Math.sin(i)),
+                     dims: [1, 4, 4, 2] };
+      const fresh = Array.from(gs.gridSample(x, grid).data);
+      gs.gridSample(x, grid, { out: memory.subarray(8, 24) });  // Y over X's second half
+      console.log(JSON.stringify({ fresh, shared: Array.from(memory.subarray(8, 24)) }));
+    `);
+    assert.deepEqual(result.shared, result.fresh);
+  });
+
+  test('without the addon: asked for, init() rejects saying why; by default, WebAssembly',
+       async () => {
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'gridsample-no-addon-'));
+    try {
+      for (const name of fs.readdirSync(distDir)) {
+        if (name !== 'native') fs.cpSync(path.join(distDir, name), path.join(copy, name));
+      }
+      const result = await scenario(`const gs = require(${JSON.stringify(copy)} + '/index.cjs');`,
+                                    `
+        let refused;
+        try { await gs.init({ backend: 'native' }); } catch (e) { refused = e.message; }
+        await gs.init();
+        console.log(JSON.stringify({ refused, backend: gs.backend(), row: example() }));
+      `, { cjs: true });
+      const why = `the package has no addon for ${platform}`;
+      assert.equal(result.refused, `gridsample: init: the native backend is not available: ${why}`);
+      assert.equal(result.backend, 'wasm');
+      assert.deepEqual(result.row, [0, 0.15, 0.55, 0.95, 1.35, 0.75]);
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+});
