@@ -193,7 +193,7 @@ class Pool {
   std::condition_variable wake_;
   static constexpr size_t kQueuedJobs = 16;
   std::vector<std::shared_ptr<Job>> queue_;  // oldest first
-  std::atomic<size_t> queued_{0};  // queue_.size(), for the spinning workers
+  std::atomic<size_t> queued_{0};            // queue_.size(), for the spinning workers
   bool stop_ = false;
   size_t running_ = 0;   // threads that have started Work
   size_t sleeping_ = 0;  // threads waiting on wake_
