@@ -1,7 +1,8 @@
-// The vector twins of coords.h, per SIMD target: unnormalisation, reflection, the cubic weight
-// and the far clamp for vectors of coordinates, each in its scalar original's operation order,
-// so that a lane gives the scalar's number bit for bit (tests/coords_vector_test.cc checks it on
-// every target). Included by the -inl.h files of the plans.
+// The vector twins of coords.h, per SIMD target: unnormalisation, padding (reflection), the
+// cubic weight and the far clamp for vectors of coordinates, each in its scalar original's
+// operation order, so that a lane gives the scalar's number bit for bit
+// (tests/coords_vector_test.cc checks it on every target). Included by the -inl.h files of the
+// plans.
 
 // Per-target include guard (the Highway idiom).
 #if defined(GRIDSAMPLE_SRC_COORDS_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -51,6 +52,17 @@ HWY_INLINE bool ReflectVector(D d, hn::Vec<D>& p, int64_t size, bool align_corne
     p = hn::Min(hn::Max(hn::Sub(u, half), zero), last);
   }
   return true;
+}
+
+// coords.h's PadCoordinate for a vector of coordinates p, in place; false (p unusable) where
+// ReflectVector declines a lane that folds more than once.
+template <class D>
+HWY_INLINE bool PadCoordinateVector(D d, hn::Vec<D>& p, int64_t size, const Options& options) {
+  if (options.padding == Padding::kBorder) {
+    p = hn::Min(hn::Max(p, hn::Zero(d)), hn::Set(d, static_cast<float>(size - 1)));
+  }
+  return options.padding != Padding::kReflection ||
+         ReflectVector(d, p, size, options.align_corners);
 }
 
 // coords.h's CubicWeight's two pieces, in its operation order (the factored forms): the inner

@@ -92,6 +92,16 @@ T Reflect(T p, int64_t size, bool align_corners) {
   return ClampToAxis(u - T(0.5), last);
 }
 
+// Padding of coordinate q on an axis of `size`, resolved for every mode in this one place:
+// border clamps q into [0, size-1], reflection reflects it there (Reflect); zeros padding
+// leaves it as it is, for the taps outside to contribute nothing.
+template <typename T>
+T PadCoordinate(T q, int64_t size, const Options& options) {
+  if (options.padding == Padding::kBorder) return ClampToAxis(q, static_cast<T>(size - 1));
+  if (options.padding == Padding::kReflection) return Reflect(q, size, options.align_corners);
+  return q;
+}
+
 // Cubic convolution weight (A = -0.75) at distance t from a tap: (A+2)t^3 - (A+3)t^2 + 1 for
 // t <= 1, A(t^3 - 5t^2 + 8t - 4) for 1 < t < 2. Evaluated in factored form, which is exact at
 // t = 1 and 2 and accurate near them: the expanded polynomials cancel there and lose every
@@ -134,16 +144,11 @@ void AxisTaps(T p, int64_t size, int64_t stride, const Options& options, int64_t
   switch (options.mode) {
     case Mode::kNearest: {
       // Round half to even first, then pad (docs/semantics.md).
-      T r = std::nearbyint(p);
-      if (options.padding == Padding::kBorder) r = ClampToAxis(r, last);
-      if (options.padding == Padding::kReflection) r = Reflect(r, size, options.align_corners);
-      emit(0, clamp_far(r), W(1));
+      emit(0, clamp_far(PadCoordinate(std::nearbyint(p), size, options)), W(1));
       return;
     }
     case Mode::kLinear: {
-      if (options.padding == Padding::kBorder) p = ClampToAxis(p, last);
-      if (options.padding == Padding::kReflection) p = Reflect(p, size, options.align_corners);
-      p = clamp_far(p);
+      p = clamp_far(PadCoordinate(p, size, options));
       const T x0 = std::floor(p);
       const W t = Fraction<W>(p, x0);
       emit(0, x0, W(1) - t);
@@ -164,12 +169,7 @@ void AxisTaps(T p, int64_t size, int64_t stride, const Options& options, int64_t
       const W tap_weights[4] = {CubicWeight(t + W(1)), CubicWeight(t), CubicWeight(W(1) - t),
                                 CubicWeight(W(2) - t)};
       for (int j = 0; j < 4; ++j) {
-        T index = x0 + static_cast<T>(j - 1);
-        if (options.padding == Padding::kBorder) index = ClampToAxis(index, last);
-        if (options.padding == Padding::kReflection) {
-          index = Reflect(index, size, options.align_corners);
-        }
-        emit(j, index, tap_weights[j]);
+        emit(j, PadCoordinate(x0 + static_cast<T>(j - 1), size, options), tap_weights[j]);
       }
       return;
     }

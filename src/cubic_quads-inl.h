@@ -35,8 +35,8 @@ namespace gridsample {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Tap x0 + offset of each lane, padded as AxisTaps pads it: clamped (border), reflected, or
-// under zeros padding `size` where it lies outside (an index no window reaches); false if a
+// Tap x0 + offset of each lane, padded as AxisTaps pads it (PadCoordinateVector), and under
+// zeros padding `size` where it lies outside (an index no window reaches); false if a
 // reflection folds more than once.
 template <class D>
 HWY_INLINE bool PaddedQuadTap(D d, hn::Vec<D> x0, float offset, int64_t size,
@@ -44,11 +44,7 @@ HWY_INLINE bool PaddedQuadTap(D d, hn::Vec<D> x0, float offset, int64_t size,
   const hn::RebindToSigned<D> di;
   const auto last = hn::Set(d, static_cast<float>(size - 1));
   auto index = hn::Add(x0, hn::Set(d, offset));
-  if (options.padding == Padding::kBorder) index = hn::Min(hn::Max(index, hn::Zero(d)), last);
-  if (options.padding == Padding::kReflection &&
-      !ReflectVector(d, index, size, options.align_corners)) {
-    return false;
-  }
+  if (!PadCoordinateVector(d, index, size, options)) return false;
   tap = hn::ConvertTo(di, index);
   if (options.padding == Padding::kZeros) {
     const auto inside = hn::And(hn::Ge(index, hn::Zero(d)), hn::Le(index, last));

@@ -38,17 +38,6 @@ namespace gridsample {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Border and reflection padding of coordinates p on an axis of `size` (into [0, size - 1]);
-// false (p unusable) if a reflection folds more than once somewhere. Zeros padding: p as it is.
-template <class D>
-HWY_INLINE bool PadInside(D d, hn::Vec<D>& p, int64_t size, const Options& options) {
-  if (options.padding == Padding::kBorder) {
-    p = hn::Min(hn::Max(p, hn::Zero(d)), hn::Set(d, static_cast<float>(size - 1)));
-  }
-  return options.padding != Padding::kReflection ||
-         ReflectVector(d, p, size, options.align_corners);
-}
-
 // The pair of coordinates p in [0, size - 1] on an axis of size >= 2: it starts at floor(p), or
 // at size - 2 where p = size - 1, whose t = 1 gives the left element weight +0 and the right
 // one 1, as EncodePairTaps does. Returns the start; t is the right element's weight.
@@ -60,12 +49,12 @@ HWY_INLINE hn::Vec<D> InsidePair(D d, hn::Vec<D> p, int64_t size, hn::Vec<D>& t)
 }
 
 // The coordinates of grid values g on an axis of `size`, padded by border or reflection
-// (PadInside); false where a reflection folds more than once somewhere.
+// (PadCoordinateVector); false where a reflection folds more than once somewhere.
 template <class D>
 HWY_INLINE bool PaddedCoordinates(D d, hn::Vec<D> g, int64_t size, const Options& options,
                                   hn::Vec<D>& p) {
   p = UnnormalizeVector(d, g, size, options.align_corners);
-  return PadInside(d, p, size, options);
+  return PadCoordinateVector(d, p, size, options);
 }
 
 // The pairs of one axis for the lanes of PaddedCoordinates' p, in registers: each lane's left
@@ -153,7 +142,10 @@ struct PairAxis {
     const hn::RebindToSigned<D> di;
     V px = UnnormalizeVector(d, x, sizes[1], options.align_corners);
     V py = UnnormalizeVector(d, y, sizes[0], options.align_corners);
-    if (!PadInside(d, px, sizes[1], options) || !PadInside(d, py, sizes[0], options)) return false;
+    if (!PadCoordinateVector(d, px, sizes[1], options) ||
+        !PadCoordinateVector(d, py, sizes[0], options)) {
+      return false;
+    }
     V tx, ty;
     const V x0 = InsidePair(d, px, sizes[1], tx);
     const V y0 = InsidePair(d, py, sizes[0], ty);

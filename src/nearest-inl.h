@@ -35,11 +35,7 @@ HWY_INLINE bool PlanNearestAxisVector(D d, hn::Vec<D> g, int64_t size, int64_t s
   const auto zero = hn::Zero(d);
   const auto last = hn::Set(d, static_cast<float>(size - 1));
   auto r = hn::Round(UnnormalizeVector(d, g, size, options.align_corners));
-  if (options.padding == Padding::kBorder) r = hn::Min(hn::Max(r, zero), last);
-  if (options.padding == Padding::kReflection &&
-      !ReflectVector(d, r, size, options.align_corners)) {
-    return false;
-  }
+  if (!PadCoordinateVector(d, r, size, options)) return false;
   r = ClampFarVector(d, r, size);
   outside = hn::Or(outside, hn::RebindMask(di, hn::Or(hn::Lt(r, zero), hn::Gt(r, last))));
   offset =
