@@ -46,16 +46,14 @@ constexpr auto SumBlockFor() {
 // SampleChannelsLast in vectors of D.
 template <class D>
 bool SampleChannelsLastWithVectors(ElementKind kind, const float* pixels, size_t channels,
-                                   size_t padded, const int32_t* base_offsets,
-                                   const int32_t* row_deltas, const float* row_weights, size_t taps,
-                                   size_t rows, size_t pitch, size_t count, void* out,
+                                   size_t padded, const WindowPlanView& plan, void* out,
                                    size_t channel_step, size_t location_step,
                                    bool prefetch_output) {
   // Pixels of 1, 2, 4 or 8 whole vectors (SumBlock's kVectors) where vectors have a fixed size.
   const size_t lanes = hn::Lanes(D());
   const size_t vectors =
       HWY_HAVE_SCALABLE || padded > kLastChunk || padded % lanes != 0 ? 0 : padded / lanes;
-  const auto sum = VisitWindowPlan(taps, rows, [vectors](auto t, auto r) {
+  const auto sum = VisitWindowPlan(plan.taps, plan.rows, [vectors](auto t, auto r) {
     constexpr size_t kTaps = decltype(t)::value, kRows = decltype(r)::value;
     return vectors == 1   ? SumBlockFor<D, kTaps, kRows, 1>()
            : vectors == 2 ? SumBlockFor<D, kTaps, kRows, 2>()
@@ -70,12 +68,12 @@ bool SampleChannelsLastWithVectors(ElementKind kind, const float* pixels, size_t
   const size_t out_pitch = planes ? channel_step : location_step;
   bool finite = true;
   alignas(64) float sums[kLastBlock * kLastSumsPitch];  // [location][channel]
-  for (size_t i0 = 0; i0 < count; i0 += kLastBlock) {
-    const size_t n = std::min(kLastBlock, count - i0);
+  for (size_t i0 = 0; i0 < plan.count; i0 += kLastBlock) {
+    const size_t n = std::min(kLastBlock, plan.count - i0);
     for (size_t c0 = 0; c0 < channels; c0 += kLastChunk) {
       const size_t width = std::min(kLastChunk, channels - c0);
-      finite &=
-          sum(pixels, padded, base_offsets, row_deltas, row_weights, pitch, i0, n, c0, width, sums);
+      finite &= sum(pixels, padded, plan.base_offsets, plan.row_deltas, plan.row_weights,
+                    plan.pitch, i0, n, c0, width, sums);
       store(sums, n, width, out, c0 * channel_step + i0 * location_step, out_pitch,
             prefetch_output);
     }
@@ -84,22 +82,18 @@ bool SampleChannelsLastWithVectors(ElementKind kind, const float* pixels, size_t
 }
 
 bool SampleChannelsLast(ElementKind kind, const float* pixels, size_t channels, size_t padded,
-                        const int32_t* base_offsets, const int32_t* row_deltas,
-                        const float* row_weights, size_t taps, size_t rows, size_t pitch,
-                        size_t count, void* out, size_t channel_step, size_t location_step,
-                        bool prefetch_output) {
+                        const WindowPlanView& plan, void* out, size_t channel_step,
+                        size_t location_step, bool prefetch_output) {
   // Whole vectors of the target where they divide the pixels' padding and SumBlock's chunks,
   // else vectors of at most kChannelPad lanes, which always do.
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   if (padded % lanes == 0 && kLastChunk % lanes == 0) {
     return SampleChannelsLastWithVectors<hn::ScalableTag<float>>(
-        kind, pixels, channels, padded, base_offsets, row_deltas, row_weights, taps, rows, pitch,
-        count, out, channel_step, location_step, prefetch_output);
+        kind, pixels, channels, padded, plan, out, channel_step, location_step, prefetch_output);
   }
   return SampleChannelsLastWithVectors<hn::CappedTag<float, kChannelPad>>(
-      kind, pixels, channels, padded, base_offsets, row_deltas, row_weights, taps, rows, pitch,
-      count, out, channel_step, location_step, prefetch_output);
+      kind, pixels, channels, padded, plan, out, channel_step, location_step, prefetch_output);
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
@@ -180,13 +174,10 @@ void PadChannelsLast(ElementKind kind, const void* in, size_t channels, size_t p
   HWY_DYNAMIC_DISPATCH(PadChannelsLast)(kind, in, channels, padded, begin, end, pixels);
 }
 bool SampleChannelsLast(ElementKind kind, const float* pixels, size_t channels, size_t padded,
-                        const int32_t* base_offsets, const int32_t* row_deltas,
-                        const float* row_weights, size_t taps, size_t rows, size_t pitch,
-                        size_t count, void* out, size_t channel_step, size_t location_step,
-                        bool prefetch_output) {
-  return HWY_DYNAMIC_DISPATCH(SampleChannelsLast)(
-      kind, pixels, channels, padded, base_offsets, row_deltas, row_weights, taps, rows, pitch,
-      count, out, channel_step, location_step, prefetch_output);
+                        const WindowPlanView& plan, void* out, size_t channel_step,
+                        size_t location_step, bool prefetch_output) {
+  return HWY_DYNAMIC_DISPATCH(SampleChannelsLast)(kind, pixels, channels, padded, plan, out,
+                                                  channel_step, location_step, prefetch_output);
 }
 
 }  // namespace gridsample

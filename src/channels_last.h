@@ -47,19 +47,17 @@ void ToChannelsLast(ElementKind kind, const void* planes, size_t channels, size_
 void PadChannelsLast(ElementKind kind, const void* in, size_t channels, size_t padded, size_t begin,
                      size_t end, float* pixels);
 
-// SampleLinearPairs(kind, ...) (taps = 2, a plan of PlanLinearPairs) or SampleCubicQuads
-// (taps = 4, a plan of PlanCubicQuads, kind kF32) for every channel c < channels of one batch
-// item at once, from its pixels: the outputs (elements of `kind`) go to
-// out[c * channel_step + i * location_step] for i < count (planes: location_step 1; pixels:
+// SampleLinearPairs(kind, ...) (plan.taps = 2, a plan of PlanLinearPairs) or SampleCubicQuads
+// (plan.taps = 4, a plan of PlanCubicQuads, kind kF32) for every channel c < channels of one
+// batch item at once, from its pixels: the outputs (elements of `kind`) go to
+// out[c * channel_step + i * location_step] for i < plan.count (planes: location_step 1; pixels:
 // channel_step 1), equal bit for bit to the pair or quad path's. Loads stay within the pixels'
 // `padded` floats. With `prefetch_output`, the planes' lines are prefetched before each block
 // is stored (for outputs beyond L2). Returns whether some sum may be NaN: the caller finds those
 // (NaN outputs) and recomputes them, as for the pair and quad paths.
 bool SampleChannelsLast(ElementKind kind, const float* pixels, size_t channels, size_t padded,
-                        const int32_t* base_offsets, const int32_t* row_deltas,
-                        const float* row_weights, size_t taps, size_t rows, size_t pitch,
-                        size_t count, void* out, size_t channel_step, size_t location_step,
-                        bool prefetch_output);
+                        const WindowPlanView& plan, void* out, size_t channel_step,
+                        size_t location_step, bool prefetch_output);
 
 }  // namespace gridsample
 

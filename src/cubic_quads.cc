@@ -25,12 +25,10 @@ void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes, const 
   });
 }
 
-bool SampleCubicQuads(const float* plane, const int32_t* base_offsets, const int32_t* row_deltas,
-                      const float* row_weights, size_t rows, size_t pitch, size_t count,
-                      float* out) {
-  return VisitQuadRows(rows, [&](auto r) {
-    return SampleCubicQuadsForRank<decltype(r)::value>(plane, base_offsets, row_deltas, row_weights,
-                                                       pitch, count, out);
+bool SampleCubicQuads(const float* plane, const WindowPlanView& plan, float* out) {
+  return VisitQuadRows(plan.rows, [&](auto r) {
+    return SampleCubicQuadsForRank<decltype(r)::value>(
+        plane, plan.base_offsets, plan.row_deltas, plan.row_weights, plan.pitch, plan.count, out);
   });
 }
 
@@ -60,11 +58,8 @@ void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes, const 
   HWY_DYNAMIC_DISPATCH(PlanCubicQuads)
   (grid, rank, sizes, strides, options, count, pitch, base_offsets, row_weights);
 }
-bool SampleCubicQuads(const float* plane, const int32_t* base_offsets, const int32_t* row_deltas,
-                      const float* row_weights, size_t rows, size_t pitch, size_t count,
-                      float* out) {
-  return HWY_DYNAMIC_DISPATCH(SampleCubicQuads)(plane, base_offsets, row_deltas, row_weights, rows,
-                                                pitch, count, out);
+bool SampleCubicQuads(const float* plane, const WindowPlanView& plan, float* out) {
+  return HWY_DYNAMIC_DISPATCH(SampleCubicQuads)(plane, plan, out);
 }
 
 }  // namespace gridsample

@@ -665,12 +665,12 @@ HWY_INLINE auto VisitPairRows(size_t rows, F&& f) {
 }
 
 template <ElementKind K>
-bool SampleLinearPairsForKind(const void* plane, const int32_t* base_offsets,
-                              const int32_t* row_deltas, const float* row_weights, size_t rows,
-                              size_t pitch, size_t count, PairFlags flags, float* out, void* dst) {
-  return VisitPairRows(rows, [&](auto r) {
-    return SampleLinearPairsForRank<K, decltype(r)::value>(
-        plane, base_offsets, row_deltas, row_weights, pitch, count, flags, out, dst);
+bool SampleLinearPairsForKind(const void* plane, const WindowPlanView& plan, PairFlags flags,
+                              float* out, void* dst) {
+  return VisitPairRows(plan.rows, [&](auto r) {
+    return SampleLinearPairsForRank<K, decltype(r)::value>(plane, plan.base_offsets,
+                                                           plan.row_deltas, plan.row_weights,
+                                                           plan.pitch, plan.count, flags, out, dst);
   });
 }
 

@@ -26,14 +26,12 @@ void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes, const
   });
 }
 
-bool SampleLinearPairs(ElementKind kind, const void* plane, const int32_t* base_offsets,
-                       const int32_t* row_deltas, const float* row_weights, size_t rows,
-                       size_t pitch, size_t count, PairFlags flags, float* out, void* dst) {
+bool SampleLinearPairs(ElementKind kind, const void* plane, const WindowPlanView& plan,
+                       PairFlags flags, float* out, void* dst) {
   switch (kind) {
-#define GRIDSAMPLE_PAIR_KIND(Kind)                      \
-  case ElementKind::Kind:                               \
-    return SampleLinearPairsForKind<ElementKind::Kind>( \
-        plane, base_offsets, row_deltas, row_weights, rows, pitch, count, flags, out, dst);
+#define GRIDSAMPLE_PAIR_KIND(Kind) \
+  case ElementKind::Kind:          \
+    return SampleLinearPairsForKind<ElementKind::Kind>(plane, plan, flags, out, dst);
     GRIDSAMPLE_PAIR_KIND(kF32)
     GRIDSAMPLE_PAIR_KIND(kF16)
     GRIDSAMPLE_PAIR_KIND(kBF16)
@@ -102,11 +100,9 @@ void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes, const
   HWY_DYNAMIC_DISPATCH(PlanLinearPairs)
   (grid, rank, sizes, strides, options, fixed_bits, count, pitch, base_offsets, row_weights);
 }
-bool SampleLinearPairs(ElementKind kind, const void* plane, const int32_t* base_offsets,
-                       const int32_t* row_deltas, const float* row_weights, size_t rows,
-                       size_t pitch, size_t count, PairFlags flags, float* out, void* dst) {
-  return HWY_DYNAMIC_DISPATCH(SampleLinearPairs)(kind, plane, base_offsets, row_deltas, row_weights,
-                                                 rows, pitch, count, flags, out, dst);
+bool SampleLinearPairs(ElementKind kind, const void* plane, const WindowPlanView& plan,
+                       PairFlags flags, float* out, void* dst) {
+  return HWY_DYNAMIC_DISPATCH(SampleLinearPairs)(kind, plane, plan, flags, out, dst);
 }
 
 }  // namespace gridsample

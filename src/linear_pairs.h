@@ -33,8 +33,9 @@ void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes, const
                      const Options& options, int fixed_bits, size_t count, size_t pitch,
                      int32_t* base_offsets, float* row_weights);
 
-// One channel of a planned tile: the sum over rows of each row's pair weighed by its two
-// weights, for i < count, reading `plane` (elements of `kind`). The sums go to out[i] as
+// One channel of a planned tile (`plan`, a PlanLinearPairs plan): the sum over rows of each
+// row's pair weighed by its two weights, for i < plan.count, reading `plane` (elements of
+// `kind`). The sums go to out[i] as
 // float32 (unless out is null: for kinds other than kF32 the float sums are only needed to find
 // the NaN ones) and, converted to `kind` as convert.h converts, to dst[i] (for kF32, out and dst
 // are the same and written once). Returns whether some sum is NaN: the caller recomputes those
@@ -52,9 +53,8 @@ struct PairFlags {
   // lines would otherwise each be read from memory before being overwritten whole.
   bool stream_output = false;
 };
-bool SampleLinearPairs(ElementKind kind, const void* plane, const int32_t* base_offsets,
-                       const int32_t* row_deltas, const float* row_weights, size_t rows,
-                       size_t pitch, size_t count, PairFlags flags, float* out, void* dst);
+bool SampleLinearPairs(ElementKind kind, const void* plane, const WindowPlanView& plan,
+                       PairFlags flags, float* out, void* dst);
 
 // Whether AVX-512's gathers load the pair kernel's float32 pairs faster than loads one by one
 // on this CPU: on Intel's cores, not on AMD's (docs/benchmarks.md has the figures). Highway

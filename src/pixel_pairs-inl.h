@@ -255,12 +255,10 @@ bool SamplePixelPairsForRank(const void* pixels, const int32_t* HWY_RESTRICT bas
 }
 
 template <ElementKind K, size_t kC>
-bool SamplePixelPairsForPixels(const void* pixels, const int32_t* base_offsets,
-                               const int32_t* row_deltas, const float* row_weights, size_t rows,
-                               size_t pitch, size_t count, void* out) {
-  return VisitPairRows(rows, [&](auto r) {
-    return SamplePixelPairsForRank<K, kC, decltype(r)::value>(pixels, base_offsets, row_deltas,
-                                                              row_weights, pitch, count, out);
+bool SamplePixelPairsForPixels(const void* pixels, const WindowPlanView& plan, void* out) {
+  return VisitPairRows(plan.rows, [&](auto r) {
+    return SamplePixelPairsForRank<K, kC, decltype(r)::value>(
+        pixels, plan.base_offsets, plan.row_deltas, plan.row_weights, plan.pitch, plan.count, out);
   });
 }
 

@@ -14,20 +14,14 @@ namespace gridsample {
 namespace HWY_NAMESPACE {
 
 bool SamplePixelPairs(ElementKind kind, size_t channels, const void* pixels,
-                      const int32_t* base_offsets, const int32_t* row_deltas,
-                      const float* row_weights, size_t rows, size_t pitch, size_t count,
-                      void* out) {
+                      const WindowPlanView& plan, void* out) {
   const bool bytes = kind == ElementKind::kU8;
   if (channels == 3) {
-    return bytes ? SamplePixelPairsForPixels<ElementKind::kU8, 3>(
-                       pixels, base_offsets, row_deltas, row_weights, rows, pitch, count, out)
-                 : SamplePixelPairsForPixels<ElementKind::kF32, 3>(
-                       pixels, base_offsets, row_deltas, row_weights, rows, pitch, count, out);
+    return bytes ? SamplePixelPairsForPixels<ElementKind::kU8, 3>(pixels, plan, out)
+                 : SamplePixelPairsForPixels<ElementKind::kF32, 3>(pixels, plan, out);
   }
-  return bytes ? SamplePixelPairsForPixels<ElementKind::kU8, 4>(
-                     pixels, base_offsets, row_deltas, row_weights, rows, pitch, count, out)
-               : SamplePixelPairsForPixels<ElementKind::kF32, 4>(
-                     pixels, base_offsets, row_deltas, row_weights, rows, pitch, count, out);
+  return bytes ? SamplePixelPairsForPixels<ElementKind::kU8, 4>(pixels, plan, out)
+               : SamplePixelPairsForPixels<ElementKind::kF32, 4>(pixels, plan, out);
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
@@ -45,11 +39,8 @@ bool PixelPairsFit(const PathQuery& q) {
 HWY_EXPORT(SamplePixelPairs);
 
 bool SamplePixelPairs(ElementKind kind, size_t channels, const void* pixels,
-                      const int32_t* base_offsets, const int32_t* row_deltas,
-                      const float* row_weights, size_t rows, size_t pitch, size_t count,
-                      void* out) {
-  return HWY_DYNAMIC_DISPATCH(SamplePixelPairs)(kind, channels, pixels, base_offsets, row_deltas,
-                                                row_weights, rows, pitch, count, out);
+                      const WindowPlanView& plan, void* out) {
+  return HWY_DYNAMIC_DISPATCH(SamplePixelPairs)(kind, channels, pixels, plan, out);
 }
 
 }  // namespace gridsample

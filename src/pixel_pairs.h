@@ -28,13 +28,12 @@ bool PixelPairsFit(const PathQuery& query);
 
 // SampleLinearPairs(kind, ...) for every channel of one batch item at once, from its
 // channels-last pixels (`channels` elements of `kind` each, PixelPairsTake): the output of
-// channel c at location i goes to out[i * channels + c] for i < count. The plan's offsets and
+// channel c at location i goes to out[i * channels + c] for i < plan.count. The plan's offsets and
 // row deltas count pixels. Returns whether some sum is NaN (kF32 only): the caller recomputes
 // those, as for the pair path. kU8 takes a plan with fixed_bits = kFixedBits of uint8 and sums
 // it exactly, as the pair path does.
 bool SamplePixelPairs(ElementKind kind, size_t channels, const void* pixels,
-                      const int32_t* base_offsets, const int32_t* row_deltas,
-                      const float* row_weights, size_t rows, size_t pitch, size_t count, void* out);
+                      const WindowPlanView& plan, void* out);
 
 }  // namespace gridsample
 

@@ -113,20 +113,20 @@ void SampleItem(const CallSetup& setup, const void* grid, const void* x, void* y
   constexpr PathTypes kTypes = PathTypesOf<XD, GD>();
   if constexpr (kTypes.windows) {
     if (IsWindowPath(setup.choice.path)) {
-      PlanWindowsTile<GD>(setup, grid, n, l0, count, &s->windows);
+      const WindowPlanView plan = PlanWindowsTile<GD>(setup, grid, n, l0, count, &s->windows);
       switch (setup.choice.path) {
         case SamplerPath::kPixelPairs:
           if constexpr (PixelPairsKind(kTypes.element_kind)) {
-            SamplePixelPairsTile<XD, GD>(setup, grid, x, y, n, l0, count, &s->windows);
+            SamplePixelPairsTile<XD, GD>(setup, plan, grid, x, y, n, l0);
           }
           return;
         case SamplerPath::kChannelsLast:
           if constexpr (kTypes.channels_last) {
-            SampleChannelsLastTile<XD, GD>(setup, grid, x, y, n, l0, count, &s->windows);
+            SampleChannelsLastTile<XD, GD>(setup, plan, grid, x, y, n, l0);
           }
           return;
         default:
-          SampleWindowsTile<XD, GD>(setup, grid, x, y, n, l0, count, &s->windows);
+          SampleWindowsTile<XD, GD>(setup, plan, grid, x, y, n, l0);
           return;
       }
     }

@@ -1,6 +1,6 @@
 // What the window paths (linear pairs, pixel pairs, channels-last, cubic quads) share: the
-// element formats they read, their limits and the layout of their plans' rows. Each path's
-// header declares its plan and kernels.
+// element formats they read, their limits, the view of a plan their kernels take and the layout
+// of its rows. Each path's header declares its plan and kernels.
 #ifndef GRIDSAMPLE_SRC_WINDOW_PLAN_H_
 #define GRIDSAMPLE_SRC_WINDOW_PLAN_H_
 
@@ -34,6 +34,22 @@ inline constexpr size_t kMaxWindowRows = kMaxPairRows > kMaxQuadRows ? kMaxPairR
 constexpr size_t WindowWeights(size_t taps, size_t rows) {
   return taps == 4 ? 4 + (rows > 1 ? rows : 0) : taps * rows;
 }
+
+// A planned tile as every window kernel reads it, made once per tile (window_tiles.h,
+// PlanWindowsTile) from the plan of PlanLinearPairs (taps = 2) or PlanCubicQuads (taps = 4):
+// for locations i < count, the element offset of the window's corner base_offsets[i] and the
+// weights row_weights[k * pitch + i], k < WindowWeights(taps, rows) (linear_pairs.h and
+// cubic_quads.h say which weight is which). Row `row` of a window starts at base_offsets[i] +
+// row_deltas[row] (WindowRowDeltas).
+struct WindowPlanView {
+  const int32_t* base_offsets;
+  const int32_t* row_deltas;
+  const float* row_weights;
+  size_t taps;   // per axis: 2 (pairs) or 4 (quads)
+  size_t rows;   // taps^(rank-1)
+  size_t pitch;  // between a location's weights: the tile's length, a multiple of kRowBlock
+  size_t count;
+};
 
 // row_deltas[row] for the rows of PlanLinearPairs (taps = 2) and PlanCubicQuads (taps = 4):
 // the offset of the row's window from the corner, the row's base-`taps` digits (axis 0 most

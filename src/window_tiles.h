@@ -40,11 +40,11 @@ struct WindowScratch {
   }
 };
 
-// Plans one tile for the pair or quad path (a float32-computed grid: float32, float16,
-// bfloat16).
+// Plans one tile for the window paths (a float32-computed grid: float32, float16, bfloat16) in
+// s's rows; returns the view of that plan every window kernel takes.
 template <DType GD>
-void PlanWindowsTile(const CallSetup& setup, const void* grid, int64_t n, int64_t l0, size_t count,
-                     WindowScratch* s) {
+WindowPlanView PlanWindowsTile(const CallSetup& setup, const void* grid, int64_t n, int64_t l0,
+                               size_t count, WindowScratch* s) {
   const Problem& p = *setup.problem;
   const auto* coords = GridAt<GD>(p, grid, n, l0);
   const float* values;
@@ -61,6 +61,15 @@ void PlanWindowsTile(const CallSetup& setup, const void* grid, int64_t n, int64_
     PlanLinearPairs(values, p.rank, p.in.data(), p.stride.data(), setup.options, setup.fixed_bits,
                     count, setup.choice.tile, s->base_offsets, s->row_weights);
   }
+  WindowPlanView plan;
+  plan.base_offsets = s->base_offsets;
+  plan.row_deltas = setup.row_deltas;
+  plan.row_weights = s->row_weights;
+  plan.taps = setup.taps;
+  plan.rows = setup.rows;
+  plan.pitch = setup.choice.tile;
+  plan.count = count;
+  return plan;
 }
 
 // The value at one location as the generic path computes it, tap by tap: for the few outputs
@@ -111,10 +120,11 @@ void RecomputeNaNs(const CallSetup& setup, const void* grid, int64_t n, int64_t 
   }
 }
 
-// The pair (or quad) path for every channel of a planned tile.
+// The pair (or quad) path for every channel of a planned tile (`plan`, of batch item n's
+// locations l0..).
 template <DType XD, DType GD>
-void SampleWindowsTile(const CallSetup& setup, const void* grid, const void* x, void* y, int64_t n,
-                       int64_t l0, size_t count, WindowScratch* s) {
+void SampleWindowsTile(const CallSetup& setup, const WindowPlanView& plan, const void* grid,
+                       const void* x, void* y, int64_t n, int64_t l0) {
   using Storage = typename Traits<XD>::Storage;
   const Problem& p = *setup.problem;
   for (int64_t c = 0; c < p.channels; ++c) {
@@ -124,26 +134,23 @@ void SampleWindowsTile(const CallSetup& setup, const void* grid, const void* x, 
     bool flagged = false;
     if constexpr (std::is_same<Storage, float>::value) {
       if (setup.options.mode == Mode::kCubic) {
-        flagged = SampleCubicQuads(in, s->base_offsets, setup.row_deltas, s->row_weights,
-                                   setup.rows, setup.choice.tile, count, dst);
+        flagged = SampleCubicQuads(in, plan, dst);
       }
     }
     if (setup.options.mode != Mode::kCubic) {
       // Narrow outputs need no float sums: their NaN outputs say where the sums were NaN.
       float* sums = nullptr;
       if constexpr (std::is_same<Storage, float>::value) sums = dst;
-      flagged = SampleLinearPairs(setup.element_kind, in, s->base_offsets, setup.row_deltas,
-                                  s->row_weights, setup.rows, setup.choice.tile, count,
-                                  setup.choice.pair_flags, sums, dst);
+      flagged = SampleLinearPairs(setup.element_kind, in, plan, setup.choice.pair_flags, sums, dst);
     }
-    if (flagged) RecomputeNaNs<XD, GD>(setup, grid, n, l0, count, in, dst);
+    if (flagged) RecomputeNaNs<XD, GD>(setup, grid, n, l0, plan.count, in, dst);
   }
 }
 
 // The channels-last path for every channel of a planned tile.
 template <DType XD, DType GD>
-void SampleChannelsLastTile(const CallSetup& setup, const void* grid, const void* x, void* y,
-                            int64_t n, int64_t l0, size_t count, WindowScratch* s) {
+void SampleChannelsLastTile(const CallSetup& setup, const WindowPlanView& plan, const void* grid,
+                            const void* x, void* y, int64_t n, int64_t l0) {
   using Storage = typename Traits<XD>::Storage;
   const Problem& p = *setup.problem;
   const size_t padded = setup.choice.padded_channels;
@@ -153,12 +160,11 @@ void SampleChannelsLastTile(const CallSetup& setup, const void* grid, const void
       static_cast<Storage*>(y) + ChannelStart(p, n, 0, p.out_plane) + l0 * setup.pixel_step;
   const bool last = ChannelsLast(p);
   const bool flagged =
-      SampleChannelsLast(setup.element_kind, pixels, static_cast<size_t>(p.channels), padded,
-                         s->base_offsets, setup.row_deltas, s->row_weights, setup.taps, setup.rows,
-                         setup.choice.tile, count, out, last ? 1 : static_cast<size_t>(p.out_plane),
+      SampleChannelsLast(setup.element_kind, pixels, static_cast<size_t>(p.channels), padded, plan,
+                         out, last ? 1 : static_cast<size_t>(p.out_plane),
                          last ? static_cast<size_t>(p.channels) : 1, setup.choice.prefetch_output);
   for (int64_t c = 0; flagged && c < p.channels; ++c) {
-    RecomputeNaNs<XD, GD>(setup, grid, n, l0, count,
+    RecomputeNaNs<XD, GD>(setup, grid, n, l0, plan.count,
                           static_cast<const Storage*>(x) + ChannelStart(p, n, c, p.in_plane),
                           out + (last ? c : c * p.out_plane));
   }
@@ -166,18 +172,17 @@ void SampleChannelsLastTile(const CallSetup& setup, const void* grid, const void
 
 // The pixel-pair path for every channel of a planned tile (channels-last X and Y).
 template <DType XD, DType GD>
-void SamplePixelPairsTile(const CallSetup& setup, const void* grid, const void* x, void* y,
-                          int64_t n, int64_t l0, size_t count, WindowScratch* s) {
+void SamplePixelPairsTile(const CallSetup& setup, const WindowPlanView& plan, const void* grid,
+                          const void* x, void* y, int64_t n, int64_t l0) {
   using Storage = typename Traits<XD>::Storage;
   const Problem& p = *setup.problem;
   const Storage* in = static_cast<const Storage*>(x) + ChannelStart(p, n, 0, p.in_plane);
   Storage* out =
       static_cast<Storage*>(y) + ChannelStart(p, n, 0, p.out_plane) + l0 * setup.pixel_step;
   const bool flagged =
-      SamplePixelPairs(setup.element_kind, static_cast<size_t>(p.channels), in, s->base_offsets,
-                       setup.row_deltas, s->row_weights, setup.rows, setup.choice.tile, count, out);
+      SamplePixelPairs(setup.element_kind, static_cast<size_t>(p.channels), in, plan, out);
   for (int64_t c = 0; flagged && c < p.channels; ++c) {
-    RecomputeNaNs<XD, GD>(setup, grid, n, l0, count, in + c, out + c);
+    RecomputeNaNs<XD, GD>(setup, grid, n, l0, plan.count, in + c, out + c);
   }
 }
 
