@@ -152,13 +152,49 @@ HWY_INLINE auto VisitQuadRows(size_t rows, F&& f) {
   }
 }
 
+// The quad kernel's policies for CopyAndWeighBlocks: a block of rows of four copied elements,
+// quads[row][4 * j..], from plane + deltas[row] (the caller's arrays, as PairBlock's), each
+// row split into four vectors (LoadInterleaved4), weighed by the inner weights and its sum by
+// the row's weight. Not prefetched: the prefetches ahead were measured on the pair kernels
+// only (docs/benchmarks.md).
+template <size_t kRows, size_t kBlock>
+struct QuadBlock {
+  float (*quads)[kBlock * 4];
+  const float* plane;
+  const size_t* deltas;
+  float* HWY_RESTRICT out;
+
+  HWY_INLINE void Prefetch(size_t /*i*/) {}
+  HWY_INLINE void Copy(size_t row, size_t j, size_t base) {
+    std::memcpy(&quads[row][4 * j], plane + base + deltas[row], 4 * sizeof(float));
+  }
+  template <class D, class M>
+  HWY_INLINE void Weigh(D d, size_t j, const float* HWY_RESTRICT row_weights, size_t pitch,
+                        size_t at, size_t valid, M& nan) {
+    const float* weights = row_weights + at;
+    const auto w0 = hn::LoadU(d, weights), w1 = hn::LoadU(d, weights + pitch);
+    const auto w2 = hn::LoadU(d, weights + 2 * pitch), w3 = hn::LoadU(d, weights + 3 * pitch);
+    auto acc = hn::Zero(d);
+    for (size_t row = 0; row < kRows; ++row) {
+      hn::Vec<D> e0, e1, e2, e3;
+      hn::LoadInterleaved4(d, &quads[row][4 * j], e0, e1, e2, e3);
+      const auto sum = WeighQuad(e0, e1, e2, e3, w0, w1, w2, w3);
+      if constexpr (kRows == 1) {
+        acc = sum;
+      } else {
+        acc = hn::MulAdd(sum, hn::LoadU(d, weights + (4 + row) * pitch), acc);
+      }
+    }
+    StoreSums<FloatSums>(d, acc, valid, out + at, out + at, nan);
+  }
+};
+
 template <size_t kRows>
 bool SampleCubicQuadsForRank(const float* HWY_RESTRICT plane,
                              const int32_t* HWY_RESTRICT base_offsets, const int32_t* row_deltas,
                              const float* HWY_RESTRICT row_weights, size_t pitch, size_t count,
                              float* HWY_RESTRICT out) {
   const hn::ScalableTag<float> d;
-  const size_t lanes = hn::Lanes(d);
   // Fewer locations per block as rows grow: the quad buffer stays at 16 KiB (more only where a
   // vector holds more than 16 floats, as a block is read in whole vectors).
   constexpr size_t kBlock = kRows >= 16 ? std::max<size_t>(16, kMaxFloatLanes) : kWindowBlock;
@@ -166,35 +202,9 @@ bool SampleCubicQuadsForRank(const float* HWY_RESTRICT plane,
   size_t deltas[kRows];
   for (size_t row = 0; row < kRows; ++row) deltas[row] = static_cast<size_t>(row_deltas[row]);
   alignas(64) float quads[kRows][kBlock * 4];
+  QuadBlock<kRows, kBlock> block{quads, plane, deltas, out};
   auto nan = hn::FirstN(d, 0);
-  for (size_t i0 = 0; i0 < count; i0 += kBlock) {
-    const size_t n = std::min(kBlock, count - i0);
-    // Whole vectors: the plan's last vector is whole (linear_pairs.h).
-    const size_t padded = (n + lanes - 1) / lanes * lanes;
-    for (size_t i = 0; i < padded; ++i) {
-      const size_t base = static_cast<size_t>(base_offsets[i0 + i]);
-      for (size_t row = 0; row < kRows; ++row) {
-        std::memcpy(&quads[row][4 * i], plane + base + deltas[row], 4 * sizeof(float));
-      }
-    }
-    for (size_t i = 0; i < n; i += lanes) {
-      const float* weights = row_weights + i0 + i;
-      const auto w0 = hn::LoadU(d, weights), w1 = hn::LoadU(d, weights + pitch);
-      const auto w2 = hn::LoadU(d, weights + 2 * pitch), w3 = hn::LoadU(d, weights + 3 * pitch);
-      auto acc = hn::Zero(d);
-      for (size_t row = 0; row < kRows; ++row) {
-        hn::Vec<decltype(d)> e0, e1, e2, e3;
-        hn::LoadInterleaved4(d, &quads[row][4 * i], e0, e1, e2, e3);
-        const auto sum = WeighQuad(e0, e1, e2, e3, w0, w1, w2, w3);
-        if constexpr (kRows == 1) {
-          acc = sum;
-        } else {
-          acc = hn::MulAdd(sum, hn::LoadU(d, weights + (4 + row) * pitch), acc);
-        }
-      }
-      StoreSums<FloatSums>(d, acc, std::min(lanes, n - i), out + i0 + i, out + i0 + i, nan);
-    }
-  }
+  CopyAndWeighBlocks<kBlock, kRows>(d, base_offsets, row_weights, pitch, count, block, nan);
   return !hn::AllFalse(d, nan);
 }
 

@@ -556,95 +556,140 @@ struct PairFormat<ElementKind::kU8> : PairFormat8<ElementKind::kU8> {};
 template <>
 struct PairFormat<ElementKind::kBool> : PairFormat8<ElementKind::kBool> {};
 
-// A vector of the pair kernel's sums: the integer and bool kinds' through StoreExact, the float
-// kinds' through StoreSums (out[at..] too, unless out is null, and their NaN lanes noted in
-// `nan`); with `stream`, a whole vector of float32 sums through StreamSums.
+// Where the pair kernel's sums go: float32 sums to `sums` (unless null) and, converted, the
+// output elements to `elements`; with `stream`, whole vectors of float32 sums through
+// StreamSums.
+template <ElementKind K>
+struct PairOutput {
+  float* sums;
+  typename PairFormat<K>::Element* elements;
+  bool stream;
+};
+
+// A vector of the pair kernel's sums of locations at..: the integer and bool kinds' through
+// StoreExact, the float kinds' through StoreSums (their NaN lanes noted in `nan`), or
+// StreamSums.
 template <ElementKind K, class D, class M>
-HWY_INLINE void StorePairSums(D d, hn::Vec<D> acc, hn::Vec<D> low, size_t valid, float* out,
-                              size_t at, typename PairFormat<K>::Element* elements, bool stream,
-                              M& nan) {
+HWY_INLINE void StorePairSums(D d, hn::Vec<D> acc, hn::Vec<D> low, size_t valid,
+                              const PairOutput<K>& to, size_t at, M& nan) {
   if constexpr (FixedPairKind(K)) {
-    StoreExact<K>(d, acc, low, valid, elements);
+    StoreExact<K>(d, acc, low, valid, to.elements + at);
   } else {
     if constexpr (K == ElementKind::kF32) {
-      if (stream && valid == hn::Lanes(d)) {
+      if (to.stream && valid == hn::Lanes(d)) {
         nan = hn::Or(nan, hn::IsNaN(acc));
-        StreamSums(d, acc, elements);
+        StreamSums(d, acc, to.elements + at);
         return;
       }
     }
-    StoreSums<PairFormat<K>>(d, acc, valid, out == nullptr ? nullptr : out + at, elements, nan);
+    StoreSums<PairFormat<K>>(d, acc, valid, to.sums == nullptr ? nullptr : to.sums + at,
+                             to.elements + at, nan);
   }
 }
+
+// The pair kernel's sum of a vector of locations at..: row by row, its left and right elements
+// (load(row, left, right): the loader, gathered or copied) each weighed by its weight; then
+// stored (StorePairSums).
+template <ElementKind K, size_t kRows, class D, class Load, class M>
+HWY_INLINE void WeighPairs(D d, const Load& load, const float* HWY_RESTRICT row_weights,
+                           size_t pitch, size_t valid, const PairOutput<K>& to, size_t at, M& nan) {
+  auto acc = hn::Zero(d), low = hn::Zero(d);
+  for (size_t row = 0; row < kRows; ++row) {
+    hn::Vec<D> left, right;
+    load(row, left, right);
+    const float* weights = row_weights + 2 * row * pitch + at;
+    WeighPair<K>(d, left, hn::LoadU(d, weights), acc, low);
+    WeighPair<K>(d, right, hn::LoadU(d, weights + pitch), acc, low);
+  }
+  StorePairSums<K>(d, acc, low, valid, to, at, nan);
+}
+
+#if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
+// The loop of the kernels that gather each vector of locations' pairs into registers (the pair
+// kernel's float32 and 8-bit pairs, the RGBA pixel pairs): per vector of locations i.., the
+// pairs of its rows as Format::Gather loads them (left[row], right[row]), which
+// weigh(left, right, i, valid) weighs and stores. The plan's last vector is whole
+// (linear_pairs.h), so every lane reads a pair inside the input. The rows ahead are prefetched
+// as the copying kernels prefetch them (PrefetchAhead).
+template <size_t kRows, class Format, class D, class Weigh>
+HWY_INLINE void GatherAndWeigh(D d, const unsigned char* const* rows,
+                               const int32_t* HWY_RESTRICT base_offsets, size_t count, size_t unit,
+                               bool hardware, const Weigh& weigh) {
+  const size_t lanes = hn::Lanes(d);
+  for (size_t i = 0; i < count; i += lanes) {
+    PrefetchAhead<kRows>(rows, base_offsets, i, count, unit);
+    hn::Vec<D> left[kRows], right[kRows];
+    Format::template Gather<kRows>(d, rows, base_offsets + i, hardware, left, right);
+    weigh(left, right, i, std::min(lanes, count - i));
+  }
+}
+#endif
+
+// The pair kernel's policies for CopyAndWeighBlocks: a block of copied pairs, pairs[row][j],
+// from the rows at rows[row] (both the caller's arrays: in a struct with the rest, the block
+// made GCC 12 reload the rest from memory), prefetched ahead.
+template <ElementKind K, size_t kRows>
+struct PairBlock {
+  using Format = PairFormat<K>;
+  static constexpr size_t kElement = sizeof(typename Format::Pair) / 2;
+  typename Format::Pair (*pairs)[kWindowBlock];
+  const unsigned char* const* rows;
+  const int32_t* base_offsets;
+  size_t count;
+  PairOutput<K> to;
+
+  HWY_INLINE void Prefetch(size_t i) {
+    PrefetchAhead<kRows>(rows, base_offsets, i, count, kElement);
+  }
+  HWY_INLINE void Copy(size_t row, size_t j, size_t base) {
+    std::memcpy(&pairs[row][j], rows[row] + base * kElement, sizeof(pairs[row][j]));
+  }
+  template <class D, class M>
+  HWY_INLINE void Weigh(D d, size_t j, const float* HWY_RESTRICT row_weights, size_t pitch,
+                        size_t at, size_t valid, M& nan) {
+    const auto copied = [&](size_t row, hn::Vec<D>& left, hn::Vec<D>& right) {
+      Format::Load(d, pairs[row] + j, left, right);
+    };
+    WeighPairs<K, kRows>(d, copied, row_weights, pitch, valid, to, at, nan);
+  }
+};
 
 template <ElementKind K, size_t kRows>
 bool SampleLinearPairsForRank(const void* plane, const int32_t* HWY_RESTRICT base_offsets,
                               const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
                               size_t pitch, size_t count, PairFlags flags, float* out, void* dst) {
   using Format = PairFormat<K>;
-  using Pair = typename Format::Pair;
-  using Element = typename Format::Element;
-  auto* elements = static_cast<Element*>(dst);
   // Whole vectors start a multiple of 4 floats after dst: all are 16-byte aligned, or none.
-  const bool stream =
-      K == ElementKind::kF32 && flags.stream_output && reinterpret_cast<uintptr_t>(dst) % 16 == 0;
+  const PairOutput<K> to{
+      out, static_cast<typename Format::Element*>(dst),
+      K == ElementKind::kF32 && flags.stream_output && reinterpret_cast<uintptr_t>(dst) % 16 == 0};
   const hn::ScalableTag<float> d;
-  const size_t lanes = hn::Lanes(d);
-  constexpr size_t kElement = sizeof(Pair) / 2;
+  constexpr size_t kElement = sizeof(typename Format::Pair) / 2;
   const unsigned char* rows[kRows];
   RowStarts<kRows>(plane, row_deltas, kElement, rows);
   auto nan = hn::FirstN(d, 0);
 #if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
   // Gathering pays for float32 pairs, and for 8-bit ones in vectors of 8 or more lanes (16-bit
   // pairs fill whole 128-bit parts); copying is as fast for 16-bit elements.
+  using Pair = typename Format::Pair;
   constexpr bool kGather = sizeof(Pair) == sizeof(uint64_t) ||
                            (sizeof(Pair) == sizeof(uint16_t) && hn::MaxLanes(d) >= 8);
   if constexpr (kGather) {
-    // The plan's last vector is whole (linear_pairs.h), so every lane reads a pair inside the
-    // input.
-    for (size_t i = 0; i < count; i += lanes) {
-      PrefetchAhead<kRows>(rows, base_offsets, i, count, kElement);
-      hn::Vec<decltype(d)> left[kRows], right[kRows];
-      Format::template Gather<kRows>(d, rows, base_offsets + i, flags.hardware_gathers, left,
-                                     right);
-      auto acc = hn::Zero(d), low = hn::Zero(d);
-      for (size_t row = 0; row < kRows; ++row) {
-        const float* weights = row_weights + 2 * row * pitch + i;
-        WeighPair<K>(d, left[row], hn::LoadU(d, weights), acc, low);
-        WeighPair<K>(d, right[row], hn::LoadU(d, weights + pitch), acc, low);
-      }
-      StorePairSums<K>(d, acc, low, std::min(lanes, count - i), out, i, elements + i, stream, nan);
-    }
-    if (stream) hwy::FlushStream();
+    using V = hn::Vec<decltype(d)>;
+    GatherAndWeigh<kRows, Format>(
+        d, rows, base_offsets, count, kElement, flags.hardware_gathers,
+        [&](const V* left, const V* right, size_t i, size_t valid) {
+          const auto gathered = [&](size_t row, V& l, V& r) { l = left[row], r = right[row]; };
+          WeighPairs<K, kRows>(d, gathered, row_weights, pitch, valid, to, i, nan);
+        });
+    if (to.stream) hwy::FlushStream();
     return !hn::AllFalse(d, nan);
   }
 #endif
-  alignas(64) Pair pairs[kRows][kWindowBlock];
-  for (size_t i0 = 0; i0 < count; i0 += kWindowBlock) {
-    const size_t n = std::min(kWindowBlock, count - i0);
-    // Whole vectors, as the gather above: the plan's last vector is whole.
-    const size_t padded = (n + lanes - 1) / lanes * lanes;
-    for (size_t i = 0; i < padded; ++i) {
-      PrefetchAhead<kRows>(rows, base_offsets, i0 + i, count, kElement);
-      const size_t base = static_cast<size_t>(base_offsets[i0 + i]) * kElement;
-      for (size_t row = 0; row < kRows; ++row) {
-        std::memcpy(&pairs[row][i], rows[row] + base, sizeof(Pair));
-      }
-    }
-    for (size_t i = 0; i < n; i += lanes) {
-      auto acc = hn::Zero(d), low = hn::Zero(d);
-      for (size_t row = 0; row < kRows; ++row) {
-        hn::Vec<decltype(d)> left, right;
-        Format::Load(d, pairs[row] + i, left, right);
-        const float* weights = row_weights + 2 * row * pitch + i0 + i;
-        WeighPair<K>(d, left, hn::LoadU(d, weights), acc, low);
-        WeighPair<K>(d, right, hn::LoadU(d, weights + pitch), acc, low);
-      }
-      StorePairSums<K>(d, acc, low, std::min(lanes, n - i), out, i0 + i, elements + i0 + i, stream,
-                       nan);
-    }
-  }
-  if (stream) hwy::FlushStream();
+  alignas(64) typename Format::Pair pairs[kRows][kWindowBlock];
+  PairBlock<K, kRows> block{pairs, rows, base_offsets, count, to};
+  CopyAndWeighBlocks<kWindowBlock, kRows>(d, base_offsets, row_weights, pitch, count, block, nan);
+  if (to.stream) hwy::FlushStream();
   return !hn::AllFalse(d, nan);
 }
 

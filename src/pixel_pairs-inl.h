@@ -147,23 +147,39 @@ HWY_INLINE void WeighChannels(V c0, V c1, V c2, V c3, V w, V& acc0, V& acc1, V& 
   if constexpr (kC == 4) acc3 = hn::MulAdd(c3, w, acc3);
 }
 
-// acc_c += channel c of the pixels in `slots` times w, for each channel.
-template <class Format, size_t kC, class D>
-HWY_INLINE void WeighPixels(D d, const typename Format::Slot* slots, int shift, hn::Vec<D> w,
-                            hn::Vec<D>& acc0, hn::Vec<D>& acc1, hn::Vec<D>& acc2,
-                            hn::Vec<D>& acc3) {
-  hn::Vec<D> c0, c1, c2, c3 = hn::Zero(d);
-  Format::Load(d, slots, shift, c0, c1, c2, c3);
-  WeighChannels<kC>(c0, c1, c2, c3, w, acc0, acc1, acc2, acc3);
-}
-
 template <ElementKind K, size_t kC>
 using PixelFormat =
     typename std::conditional<K == ElementKind::kU8, BytePixels<kC>, FloatPixels<kC>>::type;
 
+// The pixel kernels' sums of a vector of locations at..: channel by channel, row by row, the
+// left then the right pixel, each weighed by its weight, as the pair kernel sums each plane;
+// load(row, right, c0, c1, c2, c3) (the loader, gathered or copied) gives the channels of a
+// row's left or right pixels. Then the `valid` pixels of sums are stored at out + at * kC and
+// the NaN ones noted in `nan` (float32; bytes' sums are exact).
+template <ElementKind K, size_t kC, size_t kRows, class D, class Load, class M>
+HWY_INLINE void WeighPixelPairs(D d, const Load& load, const float* HWY_RESTRICT row_weights,
+                                size_t pitch, size_t at, size_t valid,
+                                typename PixelFormat<K, kC>::Element* out, M& nan) {
+  auto acc0 = hn::Zero(d), acc1 = hn::Zero(d), acc2 = hn::Zero(d), acc3 = hn::Zero(d);
+  for (size_t row = 0; row < kRows; ++row) {
+    const float* weights = row_weights + 2 * row * pitch + at;
+    hn::Vec<D> c0, c1, c2, c3 = hn::Zero(d);
+    load(row, /*right=*/false, c0, c1, c2, c3);
+    WeighChannels<kC>(c0, c1, c2, c3, hn::LoadU(d, weights), acc0, acc1, acc2, acc3);
+    load(row, /*right=*/true, c0, c1, c2, c3);
+    WeighChannels<kC>(c0, c1, c2, c3, hn::LoadU(d, weights + pitch), acc0, acc1, acc2, acc3);
+  }
+  if constexpr (K == ElementKind::kF32) {
+    auto any = hn::Or(hn::Or(hn::IsNaN(acc0), hn::IsNaN(acc1)), hn::IsNaN(acc2));
+    if constexpr (kC == 4) any = hn::Or(any, hn::IsNaN(acc3));
+    nan = hn::Or(nan, hn::And(any, hn::FirstN(d, valid)));
+  }
+  PixelFormat<K, kC>::Store(d, acc0, acc1, acc2, acc3, valid, out + at * kC);
+}
+
 #if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
 // RGBA bytes: each row's pair of pixels is 8 bytes, gathered as the float32 pair kernel gathers
-// its pairs (GatherPairs, in general registers: no store to reload), whose offsets count
+// its pairs (GatherAndWeigh, in general registers: no store to reload), whose offsets count
 // 4-byte units, here pixels.
 template <size_t kRows>
 void SampleRgbaPairs(const void* pixels, const int32_t* HWY_RESTRICT base_offsets,
@@ -172,31 +188,59 @@ void SampleRgbaPairs(const void* pixels, const int32_t* HWY_RESTRICT base_offset
   using Format = BytePixels<4>;
   const hn::ScalableTag<float> d;
   const hn::RebindToUnsigned<decltype(d)> du;
-  const size_t lanes = hn::Lanes(d);
+  using V = hn::Vec<decltype(d)>;
   const unsigned char* rows[kRows];
   RowStarts<kRows>(pixels, row_deltas, 4, rows);
-  // The plan's last vector is whole (linear_pairs.h), so every lane reads a pair inside X.
-  for (size_t i = 0; i < count; i += lanes) {
-    PrefetchAhead<kRows>(rows, base_offsets, i, count, 4);
-    hn::Vec<decltype(d)> left[kRows], right[kRows];
-    using Pairs = PairFormat<ElementKind::kF32>;
-    // Loaded one by one: AVX-512's gathers were slower here (W10 0.92) even where they are
-    // faster on float32 planes.
-    Pairs::Gather<kRows>(d, rows, base_offsets + i, /*hardware=*/false, left, right);
-    auto acc0 = hn::Zero(d), acc1 = hn::Zero(d), acc2 = hn::Zero(d), acc3 = hn::Zero(d);
-    for (size_t row = 0; row < kRows; ++row) {
-      const float* weights = row_weights + 2 * row * pitch + i;
-      const auto w_left = hn::LoadU(d, weights), w_right = hn::LoadU(d, weights + pitch);
-      hn::Vec<decltype(d)> c0, c1, c2, c3;
-      Format::Split(d, hn::BitCast(du, left[row]), Format::kLeftShift, c0, c1, c2, c3);
-      WeighChannels<4>(c0, c1, c2, c3, w_left, acc0, acc1, acc2, acc3);
-      Format::Split(d, hn::BitCast(du, right[row]), Format::kRightShift, c0, c1, c2, c3);
-      WeighChannels<4>(c0, c1, c2, c3, w_right, acc0, acc1, acc2, acc3);
-    }
-    Format::Store(d, acc0, acc1, acc2, acc3, std::min(lanes, count - i), out + i * 4);
-  }
+  auto never = hn::FirstN(d, 0);  // exact sums are never NaN
+  // Loaded one by one: AVX-512's gathers were slower here even where they are faster on float32
+  // planes (docs/benchmarks.md).
+  GatherAndWeigh<kRows, PairFormat<ElementKind::kF32>>(
+      d, rows, base_offsets, count, 4, /*hardware=*/false,
+      [&](const V* left, const V* right, size_t i, size_t valid) {
+        const auto gathered = [&](size_t row, bool right_pixel, V& c0, V& c1, V& c2, V& c3) {
+          Format::Split(d, hn::BitCast(du, right_pixel ? right[row] : left[row]),
+                        right_pixel ? Format::kRightShift : Format::kLeftShift, c0, c1, c2, c3);
+        };
+        WeighPixelPairs<ElementKind::kU8, 4, kRows>(d, gathered, row_weights, pitch, i, valid, out,
+                                                    never);
+      });
 }
 #endif
+
+// The pixel kernel's policies for CopyAndWeighBlocks: blocks of copied left and right pixels,
+// left[row][j * kSlots..] and right[row][j * kSlots..], from the rows at rows[row] (the caller's
+// arrays, as PairBlock's), prefetched ahead.
+template <ElementKind K, size_t kC, size_t kRows>
+struct PixelBlock {
+  using Format = PixelFormat<K, kC>;
+  using Slot = typename Format::Slot;
+  static constexpr size_t kSlots = Format::kSlots;
+  static constexpr size_t kPixelBytes = kC * sizeof(typename Format::Element);
+  Slot (*left)[kWindowBlock * kSlots];
+  Slot (*right)[kWindowBlock * kSlots];
+  const unsigned char* const* rows;
+  const int32_t* base_offsets;
+  size_t count;
+  typename Format::Element* out;
+
+  HWY_INLINE void Prefetch(size_t i) {
+    PrefetchAhead<kRows>(rows, base_offsets, i, count, kPixelBytes);
+  }
+  HWY_INLINE void Copy(size_t row, size_t j, size_t base) {
+    Format::Copy(rows[row] + base * kPixelBytes, &left[row][j * kSlots], &right[row][j * kSlots]);
+  }
+  template <class D, class M>
+  HWY_INLINE void Weigh(D d, size_t j, const float* HWY_RESTRICT row_weights, size_t pitch,
+                        size_t at, size_t valid, M& nan) {
+    const auto copied = [&](size_t row, bool right_pixel, hn::Vec<D>& c0, hn::Vec<D>& c1,
+                            hn::Vec<D>& c2, hn::Vec<D>& c3) {
+      const Slot* slots = right_pixel ? &right[row][j * kSlots] : &left[row][j * kSlots];
+      Format::Load(d, slots, right_pixel ? Format::kRightShift : Format::kLeftShift, c0, c1, c2,
+                   c3);
+    };
+    WeighPixelPairs<K, kC, kRows>(d, copied, row_weights, pitch, at, valid, out, nan);
+  }
+};
 
 template <ElementKind K, size_t kC, size_t kRows>
 bool SamplePixelPairsForRank(const void* pixels, const int32_t* HWY_RESTRICT base_offsets,
@@ -212,45 +256,15 @@ bool SamplePixelPairsForRank(const void* pixels, const int32_t* HWY_RESTRICT bas
   using Format = PixelFormat<K, kC>;
   using Slot = typename Format::Slot;
   constexpr size_t kPixelBytes = kC * sizeof(typename Format::Element);
-  constexpr size_t kSlots = Format::kSlots;
   const hn::ScalableTag<float> d;
-  const size_t lanes = hn::Lanes(d);
-  auto* elements = static_cast<typename Format::Element*>(out);
   const unsigned char* rows[kRows];
   RowStarts<kRows>(pixels, row_deltas, kPixelBytes, rows);
-  alignas(64) Slot left[kRows][kWindowBlock * kSlots];
-  alignas(64) Slot right[kRows][kWindowBlock * kSlots];
+  alignas(64) Slot left[kRows][kWindowBlock * Format::kSlots];
+  alignas(64) Slot right[kRows][kWindowBlock * Format::kSlots];
+  auto* elements = static_cast<typename Format::Element*>(out);
+  PixelBlock<K, kC, kRows> block{left, right, rows, base_offsets, count, elements};
   auto nan = hn::FirstN(d, 0);
-  for (size_t i0 = 0; i0 < count; i0 += kWindowBlock) {
-    const size_t n = std::min(kWindowBlock, count - i0);
-    // Whole vectors: the plan's last vector is whole (linear_pairs.h), and every pair lies
-    // inside the input.
-    const size_t whole = (n + lanes - 1) / lanes * lanes;
-    for (size_t i = 0; i < whole; ++i) {
-      PrefetchAhead<kRows>(rows, base_offsets, i0 + i, count, kPixelBytes);
-      const size_t base = static_cast<size_t>(base_offsets[i0 + i]) * kPixelBytes;
-      for (size_t row = 0; row < kRows; ++row) {
-        Format::Copy(rows[row] + base, &left[row][i * kSlots], &right[row][i * kSlots]);
-      }
-    }
-    for (size_t i = 0; i < n; i += lanes) {
-      auto acc0 = hn::Zero(d), acc1 = hn::Zero(d), acc2 = hn::Zero(d), acc3 = hn::Zero(d);
-      for (size_t row = 0; row < kRows; ++row) {
-        const float* weights = row_weights + 2 * row * pitch + i0 + i;
-        WeighPixels<Format, kC>(d, &left[row][i * kSlots], Format::kLeftShift,
-                                hn::LoadU(d, weights), acc0, acc1, acc2, acc3);
-        WeighPixels<Format, kC>(d, &right[row][i * kSlots], Format::kRightShift,
-                                hn::LoadU(d, weights + pitch), acc0, acc1, acc2, acc3);
-      }
-      const size_t valid = std::min(lanes, n - i);
-      if constexpr (K == ElementKind::kF32) {
-        auto any = hn::Or(hn::Or(hn::IsNaN(acc0), hn::IsNaN(acc1)), hn::IsNaN(acc2));
-        if constexpr (kC == 4) any = hn::Or(any, hn::IsNaN(acc3));
-        nan = hn::Or(nan, hn::And(any, hn::FirstN(d, valid)));
-      }
-      Format::Store(d, acc0, acc1, acc2, acc3, valid, elements + (i0 + i) * kC);
-    }
-  }
+  CopyAndWeighBlocks<kWindowBlock, kRows>(d, base_offsets, row_weights, pitch, count, block, nan);
   return !hn::AllFalse(d, nan);
 }
 

@@ -1,6 +1,7 @@
 // What the vector plans of the pair, quad and nearest paths share, per SIMD target: loading a
-// vector of grid values, the windows plan (PlanWindowsForRank), storing sums and the pair kernels'
-// prefetches (PrefetchAhead). The vector forms of coords.h's coordinate math are
+// vector of grid values, the windows plan (PlanWindowsForRank), storing sums, the pair kernels'
+// prefetches (PrefetchAhead) and the window kernels' loop over copied blocks
+// (CopyAndWeighBlocks). The vector forms of coords.h's coordinate math are
 // coords-inl.h's. Included by the -inl.h files of those paths.
 
 // Per-target include guard (the Highway idiom).
@@ -245,6 +246,34 @@ HWY_INLINE void PrefetchAhead(const unsigned char* const* rows,
   const size_t at = static_cast<size_t>(base_offsets[i + kPrefetchAhead]) * unit;
   for (size_t row = 0; row < kRows; ++row) hwy::Prefetch(rows[row] + at);
 #endif
+}
+
+// The loop of the window kernels that copy a block of windows before they weigh them (the pair
+// kernel's 16-bit elements and scalable targets, the pixel pairs, the quads), over `count`
+// locations in blocks of kBlock, with Window's policies: the loader Window::Copy(row, j, base),
+// which copies row `row` of the window at element offset `base` (base_offsets[i]) into the
+// block as its location j, after Window::Prefetch(i) (PrefetchAhead, or nothing); and the storer
+// Window::Weigh(d, j, row_weights, pitch, i, valid, nan), which weighs the block's vector of
+// locations from j (plan locations from i) and stores their `valid` sums, noting NaN ones in
+// `nan`. The block is copied in whole vectors: the plan's last vector is whole (linear_pairs.h)
+// and every window lies inside the input.
+template <size_t kBlock, size_t kRows, class D, class Window, class M>
+HWY_INLINE void CopyAndWeighBlocks(D d, const int32_t* HWY_RESTRICT base_offsets,
+                                   const float* HWY_RESTRICT row_weights, size_t pitch,
+                                   size_t count, Window& window, M& nan) {
+  const size_t lanes = hn::Lanes(d);
+  for (size_t i0 = 0; i0 < count; i0 += kBlock) {
+    const size_t n = std::min(kBlock, count - i0);
+    const size_t whole = (n + lanes - 1) / lanes * lanes;
+    for (size_t j = 0; j < whole; ++j) {
+      window.Prefetch(i0 + j);
+      const size_t base = static_cast<size_t>(base_offsets[i0 + j]);
+      for (size_t row = 0; row < kRows; ++row) window.Copy(row, j, base);
+    }
+    for (size_t j = 0; j < n; j += lanes) {
+      window.Weigh(d, j, row_weights, pitch, i0 + j, std::min(lanes, n - j), nan);
+    }
+  }
 }
 
 // The plans' prefetches of the grid: the lines of the vector of locations kGridAhead on from
