@@ -128,6 +128,29 @@ struct QuadAxis {
     EncodeQuadTaps(taps, weights, size, &block->start[axis][lane], encoded);
     for (size_t k = 0; k < 4; ++k) block->weights[axis][k][lane] = encoded[k];
   }
+  // Quads are weighed separably (cubic_quads.h): the inner axis's four weights, then each
+  // row's, the product of the outer axes' (StoreRowProducts).
+  template <size_t kRank, class D>
+  static HWY_INLINE void StoreWeights(D d, const WindowBlock<4>& block, bool /*vector*/,
+                                      const WindowAxes& axes, hn::Vec<D> /*whole*/,
+                                      hn::Vec<D> /*unit*/, float* HWY_RESTRICT row_weights) {
+    for (size_t k = 0; k < kTaps; ++k) {
+      hn::StoreU(hn::Load(d, block.weights[kRank - 1][k]), d, row_weights + k * axes.pitch);
+    }
+    if constexpr (kRank > 1) {
+      StoreBlockProducts(d, block, axes.pitch, row_weights + kTaps * axes.pitch,
+                         std::make_index_sequence<(kRank - 1) * kTaps>());
+    }
+  }
+  // No plan in registers: every plan goes through the block.
+  template <size_t kRank, class D>
+  static HWY_INLINE bool InRegisters(D /*d*/, hn::Vec<D> /*c0*/, hn::Vec<D> /*c1*/,
+                                     hn::Vec<D> /*c2*/, const WindowAxes& /*axes*/,
+                                     hn::Vec<D> /*whole*/, hn::Vec<D> /*unit*/,
+                                     int32_t* HWY_RESTRICT /*base_out*/,
+                                     float* HWY_RESTRICT /*weights_out*/) {
+    return false;
+  }
 };
 
 // One row of a quad plan weighed by the inner axis's weights w0..w3: with the row weights this

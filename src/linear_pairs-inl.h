@@ -118,7 +118,8 @@ HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& o
   return true;
 }
 
-// The pair path's axis plans for PlanWindowsForRank: vector (PlanAxisVector) and scalar (coords.h).
+// The pair path's axis plans for PlanWindowsForRank: vector (PlanAxisVector) and scalar
+// (coords.h) into a block, the row weights of a block, and the plans in registers.
 struct PairAxis {
   static constexpr size_t kTaps = 2;
   template <class D>
@@ -127,67 +128,92 @@ struct PairAxis {
     return PlanAxisVector(d, g, size, options, block->start[axis], block->weights[axis][0],
                           block->weights[axis][1], fixed ? block->complete[axis] : nullptr);
   }
-  // A whole vector of 2-D locations (x, y) whose pairs lie inside (border and reflection
-  // padding, both axes of 2 or more elements), planned in registers: PlanAxisVector's inside
-  // branch on both axes, then the corner offset and the row weights as PlanWindowsForRank stores
-  // them (float products, or with `fixed` StoreFixedPairWeights' split of `whole`, every lane
-  // complete), the same numbers without the WindowBlock between them. False, with nothing
-  // stored, where a reflection folds more than once.
+  // Each row's two weights: float products, or with axes.fixed the fixed-point split of
+  // `whole` in units of `unit`, whose lanes planned in vectors are finite, and complete unless
+  // padded with zeros.
+  template <size_t kRank, class D>
+  static HWY_INLINE void StoreWeights(D d, const WindowBlock<2>& block, bool vector,
+                                      const WindowAxes& axes, hn::Vec<D> whole, hn::Vec<D> unit,
+                                      float* HWY_RESTRICT row_weights) {
+    if (axes.fixed) {
+      StoreFixedPairWeights<kRank>(d, block, whole, unit,
+                                   vector && axes.options.padding != Padding::kZeros, axes.pitch,
+                                   row_weights, std::make_index_sequence<kRank>());
+    } else {
+      StoreBlockProducts(d, block, axes.pitch, row_weights,
+                         std::make_index_sequence<kRank * kTaps>());
+    }
+  }
+  // The whole plan of a vector of locations in registers, the same numbers without the
+  // WindowBlock between the axes and the weights: 2-D images whose pairs lie inside
+  // (Inside2D), and on x86 3-D volumes (InRegisters3D; WebAssembly's were slower) but for
+  // fixed-point weights under zeros padding, which need each lane's completeness. False, with
+  // nothing stored, where the plan needs the block.
+  template <size_t kRank, class D>
+  static HWY_INLINE bool InRegisters(D d, hn::Vec<D> c0, hn::Vec<D> c1, hn::Vec<D> c2,
+                                     const WindowAxes& axes, hn::Vec<D> whole, hn::Vec<D> unit,
+                                     int32_t* HWY_RESTRICT base_out,
+                                     float* HWY_RESTRICT weights_out) {
+    if constexpr (kRank == 2) {
+      return axes.inside && WithinVectorLimit(d, c0) && WithinVectorLimit(d, c1) &&
+             Inside2D(d, c0, c1, axes, whole, unit, base_out, weights_out);
+    } else if constexpr (kRank == 3 && GRIDSAMPLE_X86_BITS != 0) {
+      if (axes.fixed && axes.options.padding == Padding::kZeros) return false;
+      if (!WithinVectorLimit(d, c0) || !WithinVectorLimit(d, c1) || !WithinVectorLimit(d, c2)) {
+        return false;
+      }
+      return axes.inside
+                 ? InRegisters3D<true>(d, c0, c1, c2, axes, whole, unit, base_out, weights_out)
+                 : InRegisters3D<false>(d, c0, c1, c2, axes, whole, unit, base_out, weights_out);
+    } else {
+      (void)d, (void)c0, (void)c1, (void)c2, (void)axes, (void)whole, (void)unit;
+      (void)base_out, (void)weights_out;
+      return false;
+    }
+  }
+  // A whole vector of 2-D locations (x, y) whose pairs lie inside (axes.inside):
+  // PlanAxisVector's inside branch on both axes, then the corner offset and the row weights
+  // (every lane complete). False, with nothing stored, where a reflection folds more than once.
   template <class D>
-  static HWY_INLINE bool Inside2D(D d, hn::Vec<D> x, hn::Vec<D> y, const int64_t* sizes,
-                                  const int64_t* strides, const Options& options, bool fixed,
-                                  hn::Vec<D> whole, hn::Vec<D> unit, size_t pitch,
-                                  int32_t* HWY_RESTRICT base_out, float* HWY_RESTRICT weights_out) {
+  static HWY_INLINE bool Inside2D(D d, hn::Vec<D> x, hn::Vec<D> y, const WindowAxes& axes,
+                                  hn::Vec<D> whole, hn::Vec<D> unit, int32_t* HWY_RESTRICT base_out,
+                                  float* HWY_RESTRICT weights_out) {
     using V = hn::Vec<D>;
     const hn::RebindToSigned<D> di;
-    V px = UnnormalizeVector(d, x, sizes[1], options.align_corners);
-    V py = UnnormalizeVector(d, y, sizes[0], options.align_corners);
-    if (!PadCoordinateVector(d, px, sizes[1], options) ||
-        !PadCoordinateVector(d, py, sizes[0], options)) {
+    const int64_t* sizes = axes.sizes;
+    V px = UnnormalizeVector(d, x, sizes[1], axes.options.align_corners);
+    V py = UnnormalizeVector(d, y, sizes[0], axes.options.align_corners);
+    if (!PadCoordinateVector(d, px, sizes[1], axes.options) ||
+        !PadCoordinateVector(d, py, sizes[0], axes.options)) {
       return false;
     }
     V tx, ty;
     const V x0 = InsidePair(d, px, sizes[1], tx);
     const V y0 = InsidePair(d, py, sizes[0], ty);
-    const auto stride = hn::Set(di, static_cast<int32_t>(strides[0]));
+    const auto stride = hn::Set(di, static_cast<int32_t>(axes.strides[0]));
     hn::StoreU(hn::Add(hn::ConvertTo(di, x0), hn::Mul(hn::ConvertTo(di, y0), stride)), di,
                base_out);
-    // Rows in odometer order, left then right: y0's row, then y0 + 1's.
-    if (fixed) {
-      const V low = FixedRightPart(whole, ty);  // the part of row y0 + 1
-      const V high = hn::Sub(whole, low);
-      const V high_right = FixedRightPart(high, tx);
-      const V low_right = FixedRightPart(low, tx);
-      hn::StoreU(hn::Mul(hn::Sub(high, high_right), unit), d, weights_out);
-      hn::StoreU(hn::Mul(high_right, unit), d, weights_out + pitch);
-      hn::StoreU(hn::Mul(hn::Sub(low, low_right), unit), d, weights_out + 2 * pitch);
-      hn::StoreU(hn::Mul(low_right, unit), d, weights_out + 3 * pitch);
-      return true;
+    if (axes.fixed) {
+      SplitFixedPairs<0>(d, whole, 0, unit, axes.pitch, weights_out, CompleteLanes(), ty, tx);
+    } else {
+      const V one = hn::Set(d, 1.0f);
+      StoreRowProducts<kTaps>(d, axes.pitch, weights_out, hn::Sub(one, ty), ty, hn::Sub(one, tx),
+                              tx);
     }
-    const V one = hn::Set(d, 1.0f);
-    const V wy = hn::Sub(one, ty), wx = hn::Sub(one, tx);
-    hn::StoreU(hn::Mul(wy, wx), d, weights_out);
-    hn::StoreU(hn::Mul(wy, tx), d, weights_out + pitch);
-    hn::StoreU(hn::Mul(ty, wx), d, weights_out + 2 * pitch);
-    hn::StoreU(hn::Mul(ty, tx), d, weights_out + 3 * pitch);
     return true;
   }
-  // A whole vector of 3-D locations (grid components x, y, z in c0, c1, c2) planned in
-  // registers: PaddedCoordinates and PairsAt on each axis, then the corner offset and the row
-  // weights as PlanWindowsForRank stores them (float products, or with `fixed` SplitFixedPair's
-  // split of `whole`, every lane complete), the same numbers without the WindowBlock between
-  // them. Not for fixed-point weights under zeros padding, which need each lane's
-  // completeness. kInside as for PairsAt, on every axis. False, with nothing stored, where a
-  // reflection folds more than once.
+  // A whole vector of 3-D locations (grid components x, y, z): PaddedCoordinates and PairsAt on
+  // each axis, then the corner offset and the row weights (every lane complete). kInside as for
+  // PairsAt, on every axis. False, with nothing stored, where a reflection folds more than once.
   template <bool kInside, class D>
   static HWY_INLINE bool InRegisters3D(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> z,
-                                       const int64_t* sizes, const int64_t* strides,
-                                       const Options& options, bool fixed, hn::Vec<D> whole,
-                                       hn::Vec<D> unit, size_t pitch,
+                                       const WindowAxes& axes, hn::Vec<D> whole, hn::Vec<D> unit,
                                        int32_t* HWY_RESTRICT base_out,
                                        float* HWY_RESTRICT weights_out) {
     using V = hn::Vec<D>;
     const hn::RebindToSigned<D> di;
+    const int64_t* sizes = axes.sizes;
+    const Options& options = axes.options;
     V px, py, pz;
     if (!PaddedCoordinates(d, x, sizes[2], options, px) ||
         !PaddedCoordinates(d, y, sizes[1], options, py) ||
@@ -199,39 +225,15 @@ struct PairAxis {
     PairsAt<kInside>(d, px, sizes[2], options, x0, wx0, wx1, nullptr);
     PairsAt<kInside>(d, py, sizes[1], options, y0, wy0, wy1, nullptr);
     PairsAt<kInside>(d, pz, sizes[0], options, z0, wz0, wz1, nullptr);
-    const auto stride = [di, strides](size_t axis) {
-      return hn::Set(di, static_cast<int32_t>(strides[axis]));
-    };
-    hn::StoreU(hn::Add(hn::Add(x0, hn::Mul(y0, stride(1))), hn::Mul(z0, stride(0))), di, base_out);
-    // Rows in odometer order (z, then y), left then right in each.
-    const auto store_row = [d, pitch, weights_out](size_t row, V left, V right) {
-      hn::StoreU(left, d, weights_out + 2 * row * pitch);
-      hn::StoreU(right, d, weights_out + (2 * row + 1) * pitch);
-    };
-    if (!fixed) {  // weights multiply from axis 0 inwards
-      const auto weigh = [&](size_t row, V outer) {
-        store_row(row, hn::Mul(outer, wx0), hn::Mul(outer, wx1));
-      };
-      weigh(0, hn::Mul(wz0, wy0));
-      weigh(1, hn::Mul(wz0, wy1));
-      weigh(2, hn::Mul(wz1, wy0));
-      weigh(3, hn::Mul(wz1, wy1));
-      return true;
+    const auto stride1 = hn::Set(di, static_cast<int32_t>(axes.strides[1]));
+    const auto stride0 = hn::Set(di, static_cast<int32_t>(axes.strides[0]));
+    hn::StoreU(hn::Add(hn::Add(x0, hn::Mul(y0, stride1)), hn::Mul(z0, stride0)), di, base_out);
+    if (axes.fixed) {
+      SplitFixedPairs<0>(d, whole, 0, unit, axes.pitch, weights_out, CompleteLanes(), wz1, wy1,
+                         wx1);
+    } else {
+      StoreRowProducts<kTaps>(d, axes.pitch, weights_out, wz0, wz1, wy0, wy1, wx0, wx1);
     }
-    // Each axis hands round(part * weight) of its part to the right element and the rest to
-    // the left one, depth first from z: rows 2 * row and 2 * row + 1 split a row's part.
-    const auto split_x = [&](size_t row, V part) {
-      const V right = FixedRightPart(part, wx1);
-      store_row(row, hn::Mul(hn::Sub(part, right), unit), hn::Mul(right, unit));
-    };
-    const auto split_y = [&](size_t row, V part) {
-      const V right = FixedRightPart(part, wy1);
-      split_x(2 * row, hn::Sub(part, right));
-      split_x(2 * row + 1, right);
-    };
-    const V right = FixedRightPart(whole, wz1);
-    split_y(0, hn::Sub(whole, right));
-    split_y(1, right);
     return true;
   }
   static void Scalar(float g, int64_t size, const Options& options, bool fixed,

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include "coords-inl.h"
 #include "coords.h"
@@ -163,57 +164,92 @@ HWY_INLINE void StreamSums(D d, hn::Vec<D> v, float* HWY_RESTRICT dst) {
 #endif
 }
 
-// The part of an integer `part` (of 2^fraction_bits) that goes to an axis's right element of
-// weight `right_weight` where the left one takes the rest: round(part * weight), ties to even,
-// as convert.h's SplitFixedWeights splits it.
-template <class V>
-HWY_INLINE V FixedRightPart(V part, V right_weight) {
-  return hn::Round(hn::Mul(part, right_weight));
+// The k-th of w (vectors are sizeless on SVE: no tuples or arrays of them).
+template <size_t k, class V, class... W>
+HWY_INLINE V Pick(V first, W... rest) {
+  if constexpr (k == 0) {
+    ((void)rest, ...);
+    return first;
+  } else {
+    (void)first;
+    return Pick<k - 1>(rest...);
+  }
 }
 
-// The fixed-point weights of integer outputs (convert.h's SplitFixedWeights, in vectors) for
-// windows of two elements, as k * 2^-fraction_bits in the float rows (exact: k <= 2^24), row by
-// row as PlanWindowsForRank stores weights. An axis's element weights are its taps' (coords.h,
-// EncodePairTaps): the right element gets round(part * weight) and the left one the rest where
-// both taps are inside (or the one outside weighs 0), round(part * weight) elsewhere. Where the
-// left element does not hold tap x0 (a shifted pair at the last index), tap x0 + 1 weighs 0, so
-// this is SplitFixedWeights' rule. Parts are integers below 2^24, exact in float32. `complete`
-// says that every lane of every axis is complete, so that block.complete need not be read.
-// Depth first from axis 0, so the leaves come out in odometer order.
-template <size_t kAxis, size_t kRank, class D>
-HWY_INLINE void SplitFixedPair(D d, const WindowBlock<2>& block, const bool* all_whole,
-                               hn::Vec<D> part, size_t leaf, hn::Vec<D> unit, size_t pitch,
-                               float* HWY_RESTRICT row_weights) {
-  const auto k_right = FixedRightPart(part, hn::Load(d, block.weights[kAxis][1]));
-  auto k_left = hn::Sub(part, k_right);
-  if (!all_whole[kAxis]) {
-    const hn::RebindToSigned<D> di;
-    const auto whole = hn::Ne(hn::Load(di, block.complete[kAxis]), hn::Zero(di));
-    k_left = hn::IfThenElse(hn::RebindMask(d, whole), k_left,
-                            hn::Round(hn::Mul(part, hn::Load(d, block.weights[kAxis][0]))));
-  }
-  if constexpr (kAxis + 1 == kRank) {  // leaves: elements 2 * leaf (left) and 2 * leaf + 1
-    hn::StoreU(hn::Mul(k_left, unit), d, row_weights + 2 * leaf * pitch);
-    hn::StoreU(hn::Mul(k_right, unit), d, row_weights + (2 * leaf + 1) * pitch);
+// StoreRowProducts' steps: for each tap kTap.. of the next axis, whose weights lead `weights`
+// (kTaps of them, then the following axes'), its product with `product`, that of the axes
+// before (kFirst: none), then the following axes' products with that; `row` is the combination
+// of the axes before, to which the tap adds a last digit.
+template <size_t kTaps, bool kFirst, size_t kTap, class D, class... W>
+HWY_INLINE void StoreTapProducts(D d, hn::Vec<D> product, size_t row, size_t pitch,
+                                 float* HWY_RESTRICT out, W... weights);
+// StoreTapProducts of the axis after the next: the weights after the first kDrop, or the
+// product itself after the last axis.
+template <size_t kTaps, size_t kDrop, class D, class V, class... W>
+HWY_INLINE void StoreNextAxisProducts(D d, V product, size_t row, size_t pitch,
+                                      float* HWY_RESTRICT out, V first, W... rest) {
+  (void)first;
+  if constexpr (kDrop > 1) {
+    StoreNextAxisProducts<kTaps, kDrop - 1>(d, product, row, pitch, out, rest...);
+  } else if constexpr (sizeof...(W) == 0) {
+    hn::StoreU(product, d, out + row * pitch);
   } else {
-    SplitFixedPair<kAxis + 1, kRank>(d, block, all_whole, k_left, 2 * leaf, unit, pitch,
-                                     row_weights);
-    SplitFixedPair<kAxis + 1, kRank>(d, block, all_whole, k_right, 2 * leaf + 1, unit, pitch,
-                                     row_weights);
+    StoreTapProducts<kTaps, /*kFirst=*/false, 0>(d, product, row, pitch, out, rest...);
   }
 }
-// `whole` is 2^fraction_bits, `unit` its inverse.
-template <size_t kRank, class D>
-HWY_INLINE void StoreFixedPairWeights(D d, const WindowBlock<2>& block, hn::Vec<D> whole,
-                                      hn::Vec<D> unit, bool complete, size_t pitch,
-                                      float* HWY_RESTRICT row_weights) {
-  bool all_whole[kRank];
-  for (size_t a = 0; a < kRank; ++a) {
-    const hn::RebindToSigned<D> di;
-    all_whole[a] =
-        complete || hn::AllFalse(di, hn::Eq(hn::Load(di, block.complete[a]), hn::Zero(di)));
+template <size_t kTaps, bool kFirst, size_t kTap, class D, class... W>
+HWY_INLINE void StoreTapProducts(D d, hn::Vec<D> product, size_t row, size_t pitch,
+                                 float* HWY_RESTRICT out, W... weights) {
+  hn::Vec<D> next = Pick<kTap>(weights...);
+  if constexpr (!kFirst) next = hn::Mul(product, next);
+  StoreNextAxisProducts<kTaps, kTaps>(d, next, row * kTaps + kTap, pitch, out, weights...);
+  if constexpr (kTap + 1 < kTaps) {
+    StoreTapProducts<kTaps, kFirst, kTap + 1>(d, product, row, pitch, out, weights...);
   }
-  SplitFixedPair<0, kRank>(d, block, all_whole, whole, 0, unit, pitch, row_weights);
+}
+
+// The row weights of a window plan as products of one weight per axis: for every combination
+// of the axes' taps, in odometer order (the first axis the most significant digit), the
+// product of their weights, multiplied from the first axis inwards as the reference multiplies,
+// at out[combination * pitch]. The weights are kTaps per axis, the first axis's first: in
+// registers, the register plans' own or loaded from a WindowBlock (StoreBlockProducts).
+template <size_t kTaps, class D, class... W>
+HWY_INLINE void StoreRowProducts(D d, size_t pitch, float* HWY_RESTRICT out, hn::Vec<D> first,
+                                 W... weights) {
+  StoreTapProducts<kTaps, /*kFirst=*/true, 0>(d, first, 0, pitch, out, first, weights...);
+}
+
+// SplitFixedPairs' lanes where every axis is complete (all taps inside, or the ones outside
+// weighing 0): the left element takes the rest of each part.
+struct CompleteLanes {
+  template <size_t kAxis, class D>
+  HWY_INLINE hn::Vec<D> Left(D /*d*/, hn::Vec<D> /*part*/, hn::Vec<D> rest) const {
+    return rest;
+  }
+};
+
+// The fixed-point weights of integer outputs (convert.h's SplitFixedWeights, in vectors) for
+// windows of two elements, as k * 2^-fraction_bits (k * `unit`) in the float rows (exact:
+// k <= 2^24), in odometer order, depth first from axis 0: the part `part` of the combination
+// `leaf` of the axes before kAxis goes round(part * weight) (ties to even) to axis kAxis's right
+// element, of weight right_weight, and the rest to its left one, or where lanes.Left says the
+// lane is not complete, round(part * its own weight). An axis's element weights are its taps'
+// (coords.h, EncodePairTaps); where the left element does not hold tap x0 (a shifted pair at
+// the last index), tap x0 + 1 weighs 0, so this is SplitFixedWeights' rule. Parts are integers
+// below 2^24, exact in float32.
+template <size_t kAxis, class D, class Lanes>
+HWY_INLINE void SplitFixedPairs(D d, hn::Vec<D> part, size_t leaf, hn::Vec<D> unit, size_t pitch,
+                                float* HWY_RESTRICT out, const Lanes& /*lanes*/) {
+  hn::StoreU(hn::Mul(part, unit), d, out + leaf * pitch);
+}
+template <size_t kAxis, class D, class Lanes, class... W>
+HWY_INLINE void SplitFixedPairs(D d, hn::Vec<D> part, size_t leaf, hn::Vec<D> unit, size_t pitch,
+                                float* HWY_RESTRICT out, const Lanes& lanes,
+                                hn::Vec<D> right_weight, W... right_weights) {
+  const auto right = hn::Round(hn::Mul(part, right_weight));
+  const auto left = lanes.template Left<kAxis>(d, part, hn::Sub(part, right));
+  SplitFixedPairs<kAxis + 1>(d, left, 2 * leaf, unit, pitch, out, lanes, right_weights...);
+  SplitFixedPairs<kAxis + 1>(d, right, 2 * leaf + 1, unit, pitch, out, lanes, right_weights...);
 }
 
 // rows[r]: where row r of the window at a location's corner starts, in an input whose elements
@@ -292,120 +328,129 @@ HWY_INLINE void PrefetchGrid(const float* grid, size_t i, size_t count, size_t l
 #endif
 }
 
+// What the axis plans of a window plan read (PlanWindowsForRank; no vectors: SVE's are
+// sizeless).
+struct WindowAxes {
+  const int64_t* sizes;
+  const int64_t* strides;
+  Options options;
+  bool fixed;    // fixed-point weights, for integer outputs (linear_pairs.h)
+  bool inside;   // border or reflection padding, every axis of 2 or more elements: every pair
+                 // lies inside (PairsAt's kInside)
+  size_t pitch;  // between a location's weights in the plan's rows
+};
+
+// Whether the vector plans accept grid values g (kVectorGridLimit).
+template <class D>
+HWY_INLINE bool WithinVectorLimit(D d, hn::Vec<D> g) {
+  return hn::AllTrue(d, hn::Lt(hn::Abs(g), hn::Set(d, kVectorGridLimit)));
+}
+
+// Each axis's windows of one vector of locations (grid components c0..c3, `coords` as
+// LoadGridVectors returns them) in `block`: as vectors (Axis::Vector), or lane by lane where a
+// lane needs the scalar plan (Axis::Scalar), which gives the same numbers. Returns whether the
+// vectors planned them.
+template <size_t kRank, class Axis, class D>
+HWY_INLINE bool PlanAxes(D d, hn::Vec<D> c0, hn::Vec<D> c1, hn::Vec<D> c2, hn::Vec<D> c3,
+                         const float* coords, const WindowAxes& axes,
+                         WindowBlock<Axis::kTaps>* block) {
+  bool vector = true;
+  for (size_t a = 0; a < kRank && vector; ++a) {
+    const auto g = AxisComponent<kRank>(a, c0, c1, c2, c3);
+    vector = WithinVectorLimit(d, g) &&
+             Axis::Vector(d, g, axes.sizes[a], axes.options, axes.fixed, block, a);
+  }
+  if (!vector) {
+    for (size_t lane = 0; lane < hn::Lanes(d); ++lane) {
+      for (size_t a = 0; a < kRank; ++a) {
+        Axis::Scalar(coords[lane * kRank + (kRank - 1 - a)], axes.sizes[a], axes.options,
+                     axes.fixed, block, a, lane);
+      }
+    }
+  }
+  return vector;
+}
+
+// One base offset per location: row k's window starts at base + row_deltas[k] (window_plan.h).
+template <size_t kRank, size_t kTaps, class D>
+HWY_INLINE void StoreCornerOffsets(D /*d*/, const WindowBlock<kTaps>& block, const int64_t* strides,
+                                   int32_t* HWY_RESTRICT base_offsets) {
+  const hn::RebindToSigned<D> di;
+  auto base = hn::Load(di, block.start[kRank - 1]);
+  for (size_t a = 0; a + 1 < kRank; ++a) {
+    base = hn::Add(
+        base, hn::Mul(hn::Load(di, block.start[a]), hn::Set(di, static_cast<int32_t>(strides[a]))));
+  }
+  hn::StoreU(base, di, base_offsets);
+}
+
+// StoreRowProducts of the block's weights of its first sizeof...(kIndex) / kTaps axes.
+template <size_t kTaps, class D, size_t... kIndex>
+HWY_INLINE void StoreBlockProducts(D d, const WindowBlock<kTaps>& block, size_t pitch,
+                                   float* HWY_RESTRICT out, std::index_sequence<kIndex...>) {
+  StoreRowProducts<kTaps>(d, pitch, out,
+                          hn::Load(d, block.weights[kIndex / kTaps][kIndex % kTaps])...);
+}
+
+// SplitFixedPairs' lanes of a block of pairs: lanes not complete on an axis take their left
+// element's own round(part * weight). `all_whole[a]` says that every lane of axis a is complete,
+// so that block.complete need not be read.
+struct BlockLanes {
+  const WindowBlock<2>* block;
+  const bool* all_whole;
+  template <size_t kAxis, class D>
+  HWY_INLINE hn::Vec<D> Left(D d, hn::Vec<D> part, hn::Vec<D> rest) const {
+    if (all_whole[kAxis]) return rest;
+    const hn::RebindToSigned<D> di;
+    const auto whole = hn::Ne(hn::Load(di, block->complete[kAxis]), hn::Zero(di));
+    return hn::IfThenElse(hn::RebindMask(d, whole), rest,
+                          hn::Round(hn::Mul(part, hn::Load(d, block->weights[kAxis][0]))));
+  }
+};
+
+// SplitFixedPairs of the whole (`whole` = 2^fraction_bits, `unit` its inverse) over a block of
+// pairs, whose lanes are all complete where `complete` says so.
+template <size_t kRank, class D, size_t... kAxis>
+HWY_INLINE void StoreFixedPairWeights(D d, const WindowBlock<2>& block, hn::Vec<D> whole,
+                                      hn::Vec<D> unit, bool complete, size_t pitch,
+                                      float* HWY_RESTRICT out, std::index_sequence<kAxis...>) {
+  const hn::RebindToSigned<D> di;
+  const bool all_whole[kRank] = {
+      (complete || hn::AllFalse(di, hn::Eq(hn::Load(di, block.complete[kAxis]), hn::Zero(di))))...};
+  SplitFixedPairs<0>(d, whole, 0, unit, pitch, out, BlockLanes{&block, all_whole},
+                     hn::Load(d, block.weights[kAxis][1])...);
+}
+
 // The plan of the pair and quad paths (linear_pairs.h, cubic_quads.h), for kRank axes whose
-// windows of Axis::kTaps elements Axis plans. Per vector of locations: each axis's windows (as
-// vectors, or lane by lane where a lane needs the scalar plan), then the corner offset and the
-// weights: for pairs every row's, float products, or with `fixed_bits` the fixed-point weights
-// of integer outputs; for quads the inner axis's four and one product per row.
+// windows of Axis::kTaps elements Axis plans. Per vector of locations, the whole plan in
+// registers where Axis::InRegisters makes it; else each axis's windows in a block (PlanAxes),
+// then the corner offset and the row weights, which Axis::StoreWeights makes from the block.
 template <size_t kRank, class Axis>
 void PlanWindowsForRank(const float* HWY_RESTRICT grid, const int64_t* sizes,
                         const int64_t* strides, const Options& options, int fixed_bits,
                         size_t count, size_t pitch, int32_t* HWY_RESTRICT base_offsets,
                         float* HWY_RESTRICT row_weights) {
-  constexpr size_t kTaps = Axis::kTaps;
-  constexpr size_t kIn = kRank - 1;  // the innermost axis
-  size_t rows = 1;
-  for (size_t a = 0; a < kIn; ++a) rows *= kTaps;
   const hn::ScalableTag<float> d;
-  const hn::RebindToSigned<decltype(d)> di;
   const size_t lanes = hn::Lanes(d);
-  const bool fixed = fixed_bits > 0;
-  const auto fixed_whole = hn::Set(d, std::ldexp(1.0f, fixed_bits));
-  const auto fixed_unit = hn::Set(d, std::ldexp(1.0f, -fixed_bits));
-  WindowBlock<kTaps> block;
+  WindowAxes axes{sizes, strides, options, fixed_bits > 0, options.padding != Padding::kZeros,
+                  pitch};
+  for (size_t a = 0; a < kRank; ++a) axes.inside = axes.inside && sizes[a] >= 2;
+  // Fixed-point weights split 2^fraction_bits and are stored in units of its inverse.
+  const auto whole = hn::Set(d, std::ldexp(1.0f, fixed_bits));
+  const auto unit = hn::Set(d, std::ldexp(1.0f, -fixed_bits));
+  WindowBlock<Axis::kTaps> block;
   alignas(64) float tail[kMaxFloatLanes * kRank];
-  // Whether every pair lies inside: border or reflection padding, every axis of 2 or more
-  // elements (PairsAt's kInside).
-  bool inside = options.padding != Padding::kZeros;
-  for (size_t a = 0; a < kRank; ++a) inside = inside && sizes[a] >= 2;
-  // Pairs planned in registers: 2-D images that stay inside (Axis::Inside2D), and on x86 3-D
-  // volumes (Axis::InRegisters3D; W4 1.03x, WebAssembly's were slower) but for fixed-point
-  // weights under zeros padding, which need each lane's completeness.
-  constexpr bool kRegisters2D = kRank == 2 && kTaps == 2;
-  constexpr bool kRegisters3D = kRank == 3 && kTaps == 2 && GRIDSAMPLE_X86_BITS != 0;
-  const bool registers_3d = !(fixed && options.padding == Padding::kZeros);
-  // Grid values the vector plans accept (kVectorGridLimit).
-  const auto within = [d](hn::Vec<decltype(d)> g) {
-    return hn::AllTrue(d, hn::Lt(hn::Abs(g), hn::Set(d, kVectorGridLimit)));
-  };
   for (size_t i = 0; i < count; i += lanes) {
     PrefetchGrid<kRank>(grid, i, count, lanes);
     hn::Vec<decltype(d)> c0, c1, c2, c3;
     const float* coords = LoadGridVectors<kRank>(d, grid, i, count, tail, c0, c1, c2, c3);
-    if constexpr (kRegisters2D) {
-      if (inside && within(c0) && within(c1) &&
-          Axis::Inside2D(d, c0, c1, sizes, strides, options, fixed, fixed_whole, fixed_unit, pitch,
-                         base_offsets + i, row_weights + i)) {
-        continue;
-      }
+    if (Axis::template InRegisters<kRank>(d, c0, c1, c2, axes, whole, unit, base_offsets + i,
+                                          row_weights + i)) {
+      continue;
     }
-    if constexpr (kRegisters3D) {
-      if (registers_3d && within(c0) && within(c1) && within(c2)) {
-        const auto plan = [&](auto inside) {
-          return Axis::template InRegisters3D<decltype(inside)::value>(
-              d, c0, c1, c2, sizes, strides, options, fixed, fixed_whole, fixed_unit, pitch,
-              base_offsets + i, row_weights + i);
-        };
-        if (inside ? plan(std::true_type()) : plan(std::false_type())) continue;
-      }
-    }
-    bool vector = true;
-    for (size_t a = 0; a < kRank && vector; ++a) {
-      const auto g = AxisComponent<kRank>(a, c0, c1, c2, c3);
-      vector = within(g) && Axis::Vector(d, g, sizes[a], options, fixed, &block, a);
-    }
-    if (!vector) {
-      for (size_t lane = 0; lane < lanes; ++lane) {
-        for (size_t a = 0; a < kRank; ++a) {
-          Axis::Scalar(coords[lane * kRank + (kRank - 1 - a)], sizes[a], options, fixed, &block, a,
-                       lane);
-        }
-      }
-    }
-    // One base offset per location: row k's window starts at base + row_deltas[k] (window_plan.h).
-    auto base = hn::Load(di, block.start[kIn]);
-    for (size_t a = 0; a < kIn; ++a) {
-      base = hn::Add(base, hn::Mul(hn::Load(di, block.start[a]),
-                                   hn::Set(di, static_cast<int32_t>(strides[a]))));
-    }
-    hn::StoreU(base, di, base_offsets + i);
-    if constexpr (kTaps == 2) {
-      if (fixed) {
-        // Lanes planned in vectors are finite, and complete unless padded with zeros.
-        StoreFixedPairWeights<kRank>(d, block, fixed_whole, fixed_unit,
-                                     vector && options.padding != Padding::kZeros, pitch,
-                                     row_weights + i);
-        continue;
-      }
-    }
-    if constexpr (kTaps == 4) {
-      // Quads are weighed separably (cubic_quads.h): the inner axis's four weights, then each
-      // row's (the product of the outer axes').
-      for (size_t k = 0; k < kTaps; ++k) {
-        hn::StoreU(hn::Load(d, block.weights[kIn][k]), d, row_weights + k * pitch + i);
-      }
-      if constexpr (kIn == 0) continue;
-    }
-    // Rows in odometer order (axis 0 the most significant digit); weights multiply from axis 0
-    // inwards, as the reference does.
-    for (size_t row = 0; row < rows; ++row) {
-      auto product = hn::Set(d, 1.0f);
-      size_t place = rows;
-      for (size_t a = 0; a < kIn; ++a) {
-        place /= kTaps;
-        const auto w = hn::Load(d, block.weights[a][row / place % kTaps]);
-        product = a == 0 ? w : hn::Mul(product, w);
-      }
-      if constexpr (kTaps == 4) {
-        hn::StoreU(product, d, row_weights + (kTaps + row) * pitch + i);
-        continue;
-      }
-      for (size_t k = 0; k < kTaps; ++k) {
-        const auto inner = hn::Load(d, block.weights[kIn][k]);
-        hn::StoreU(kIn == 0 ? inner : hn::Mul(product, inner), d,
-                   row_weights + (kTaps * row + k) * pitch + i);
-      }
-    }
+    const bool vector = PlanAxes<kRank, Axis>(d, c0, c1, c2, c3, coords, axes, &block);
+    StoreCornerOffsets<kRank>(d, block, strides, base_offsets + i);
+    Axis::template StoreWeights<kRank>(d, block, vector, axes, whole, unit, row_weights + i);
   }
 }
 
