@@ -277,6 +277,29 @@ HWY_INLINE auto VisitFloatKind(ElementKind kind, F&& f) {
   }
 }
 
+// The sum of one vector of a location's channels over its window, in the order of the pair
+// and quad kernels (WeighQuad for quads): tap(row, e) loads element e of row `row`, weight(k)
+// is the location's weight k as a vector.
+template <size_t kTaps, size_t kRows, class D, class Tap, class Weight>
+HWY_INLINE hn::Vec<D> WeighWindow(D d, const Tap& tap, const Weight& weight) {
+  auto acc = hn::Zero(d);
+  for (size_t row = 0; row < kRows; ++row) {
+    if constexpr (kTaps == 4) {
+      const auto sum = WeighQuad(tap(row, 0), tap(row, 1), tap(row, 2), tap(row, 3), weight(0),
+                                 weight(1), weight(2), weight(3));
+      if constexpr (kRows == 1) {
+        acc = sum;
+      } else {
+        acc = hn::MulAdd(sum, weight(kTaps + row), acc);
+      }
+    } else {
+      for (size_t e = 0; e < kTaps; ++e)
+        acc = hn::MulAdd(tap(row, e), weight(kTaps * row + e), acc);
+    }
+  }
+  return acc;
+}
+
 // The sums of locations i0..i0+n-1 over channels c0..c0+width-1 (and on to the next whole
 // vector), sums[j * kLastSumsPitch + c] for location i0 + j and channel c0 + c, from a plan of
 // kRows rows of kTaps adjacent pixels each (the pair plan: 2, the quad plan: 4), summed in the
@@ -293,7 +316,6 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
                            size_t c0, size_t width, float* HWY_RESTRICT sums) {
   const D d;
   const size_t lanes = hn::Lanes(d);
-  constexpr bool kQuads = kTaps == 4;
   constexpr size_t kWeights = WindowWeights(kTaps, kRows);
   // Floats per pixel, and where each row starts for a location whose corner is pixel 0: a
   // location's taps are then one register (its corner's offset) from these, which the loads
@@ -345,25 +367,10 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
     // Past `width` the loads read padding: those sums are never stored.
     const size_t end = kVectors != 0 ? step : width;
     for (size_t c = 0; c < end; c += lanes) {
-      auto acc = hn::Zero(d);
-      for (size_t row = 0; row < kRows; ++row) {
-        const auto tap = [&](size_t e) {
-          return hn::LoadU(d, rows_at[row] + corner + e * step + c);
-        };
-        if constexpr (kQuads) {
-          const auto sum = WeighQuad(tap(0), tap(1), tap(2), tap(3), use(weight[0]), use(weight[1]),
-                                     use(weight[2]), use(weight[3]));
-          if constexpr (kRows == 1) {
-            acc = sum;
-          } else {
-            acc = hn::MulAdd(sum, use(weight[kTaps + row]), acc);
-          }
-        } else {
-          for (size_t e = 0; e < kTaps; ++e) {
-            acc = hn::MulAdd(tap(e), use(weight[kTaps * row + e]), acc);
-          }
-        }
-      }
+      const auto tap = [&](size_t row, size_t e) {
+        return hn::LoadU(d, rows_at[row] + corner + e * step + c);
+      };
+      const auto acc = WeighWindow<kTaps, kRows>(d, tap, [&](size_t k) { return use(weight[k]); });
       nan = hn::Or(nan, hn::IsNaN(acc));
       hn::StoreU(acc, d, sums + j * kLastSumsPitch + c);
     }
