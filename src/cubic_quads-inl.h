@@ -165,14 +165,7 @@ HWY_INLINE V WeighQuad(V e0, V e1, V e2, V e3, V w0, V w1, V w2, V w3) {
 // or kMaxQuadRows.
 template <class F>
 HWY_INLINE auto VisitQuadRows(size_t rows, F&& f) {
-  switch (rows) {
-    case 1:
-      return f(std::integral_constant<size_t, 1>());
-    case 4:
-      return f(std::integral_constant<size_t, 4>());
-    default:
-      return f(std::integral_constant<size_t, kMaxQuadRows>());
-  }
+  return VisitSize<1, 4, kMaxQuadRows>(rows, f);
 }
 
 // The quad kernel's policies for CopyAndWeighBlocks: a block of rows of four copied elements,

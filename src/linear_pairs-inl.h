@@ -699,16 +699,7 @@ bool SampleLinearPairsForRank(const void* plane, const int32_t* HWY_RESTRICT bas
 // 4 or kMaxPairRows.
 template <class F>
 HWY_INLINE auto VisitPairRows(size_t rows, F&& f) {
-  switch (rows) {
-    case 1:
-      return f(std::integral_constant<size_t, 1>());
-    case 2:
-      return f(std::integral_constant<size_t, 2>());
-    case 4:
-      return f(std::integral_constant<size_t, 4>());
-    default:
-      return f(std::integral_constant<size_t, kMaxPairRows>());
-  }
+  return VisitSize<1, 2, 4, kMaxPairRows>(rows, f);
 }
 
 template <ElementKind K>

@@ -94,20 +94,23 @@ HWY_INLINE V AxisComponent(size_t a, V c0, V c1, V c2, V c3) {
   return c == 0 ? c0 : c == 1 ? c1 : c == 2 ? c2 : c3;
 }
 
+// Calls f(std::integral_constant<size_t, k>) for the first k of kValue, kMore... that equals
+// `value`, else for the last: the one step from a size known at run time (a rank, a plan's
+// rows) to a template argument.
+template <size_t kValue, size_t... kMore, class F>
+HWY_INLINE auto VisitSize(size_t value, F&& f) {
+  if constexpr (sizeof...(kMore) > 0) {
+    if (value != kValue) return VisitSize<kMore...>(value, f);
+  }
+  (void)value;
+  return f(std::integral_constant<size_t, kValue>());
+}
+
 // Calls f(std::integral_constant<size_t, rank>) for rank in 1..kMaxRank.
 template <size_t kMaxRank, class F>
 HWY_INLINE void VisitRank(size_t rank, F&& f) {
   static_assert(kMaxRank >= 3 && kMaxRank <= 4, "ranks 1 to 3 or 4");
-  switch (rank) {
-    case 1:
-      return f(std::integral_constant<size_t, 1>());
-    case 2:
-      return f(std::integral_constant<size_t, 2>());
-    case 3:
-      return f(std::integral_constant<size_t, 3>());
-    default:
-      return f(std::integral_constant<size_t, kMaxRank>());
-  }
+  VisitSize<1, 2, 3, kMaxRank>(rank, f);
 }
 
 // Stores `valid` (at most a vector of) sums at out (unless null) and, converted by Format, at
