@@ -20,7 +20,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { readTensorData, readWorkloads } from './bench_common.mjs';
+import { readWorkloads, workloadTensors } from './bench_common.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -65,12 +65,7 @@ console.log(`A: ${which(args.a, builds[0])}, B: ${which(args.b, builds[1])}; ${t
 console.log('| workload | output | A | B | B / A (medians) | B / A (fastest rounds) |');
 console.log('| --- | --- | ---: | ---: | ---: | ---: |');
 for (const w of readWorkloads(args.data, args.filter).workloads) {
-  const tensor = (name) => ({ data: readTensorData(args.data, w.files[name], w[name].dtype),
-                              dims: w[name].shape, type: w[name].dtype });
-  const x = tensor('x');
-  const grid = tensor('grid');
-  const y = tensor('y').data;
-  const out = new y.constructor(y.length);
+  const { x, grid, out } = workloadTensors(args.data, w);
   for (const reuse of [false, true]) {
     const options = { mode: w.mode, paddingMode: w.padding_mode,
                       alignCorners: Boolean(w.align_corners), layout: w.layout, numThreads: threads,

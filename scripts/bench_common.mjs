@@ -68,6 +68,15 @@ export function readTensorData(dataDir, file, dtype) {
   return new Array_(copy.buffer, 0, bytes.byteLength / Array_.BYTES_PER_ELEMENT);
 }
 
+// A workload's tensors as the API takes them ({ data, dims, type }: x, grid, and y, gridsample's
+// native output), and `out`, an array for Y.
+export function workloadTensors(dataDir, w) {
+  const tensor = (name) => ({ data: readTensorData(dataDir, w.files[name], w[name].dtype),
+                              dims: w[name].shape, type: w[name].dtype });
+  const y = tensor('y');
+  return { x: tensor('x'), grid: tensor('grid'), y, out: new y.data.constructor(y.data.length) };
+}
+
 // Largest |a[i] - b[i]| as numbers (float16 bits decoded), as the demo page measures it.
 export function maxAbsDiff(a, b, dtype) {
   const toNumber = dtype === 'float16' ? halfToNumber : Number;

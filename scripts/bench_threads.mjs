@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { readTensorData, readWorkloads } from './bench_common.mjs';
+import { readWorkloads, workloadTensors } from './bench_common.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -49,12 +49,7 @@ console.log(`${os.cpus()[0].model}, ${all} threads, Node ${process.version}; med
 console.log('| workload | output | 1 thread | all threads | no numThreads | 1 / all | 1 / none |');
 console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
 for (const w of readWorkloads(args.data, args.filter).workloads) {
-  const tensor = (name) => ({ data: readTensorData(args.data, w.files[name], w[name].dtype),
-                              dims: w[name].shape, type: w[name].dtype });
-  const x = tensor('x');
-  const grid = tensor('grid');
-  const y = tensor('y').data;
-  const out = new y.constructor(y.length);
+  const { x, grid, out } = workloadTensors(args.data, w);
   const base = { mode: w.mode, paddingMode: w.padding_mode, alignCorners: Boolean(w.align_corners),
                  layout: w.layout };
   for (const reuse of [false, true]) {

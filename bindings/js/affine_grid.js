@@ -1,10 +1,7 @@
 // grid = AffineGrid(theta, size) for the API (see index.d.ts): the arguments read and checked
 // first (arguments.js), then the grid's shape from the core, then one heap block for theta and
 // the grid, the core's call, and the grid copied out in theta's type, ready for gridSample.
-import {
-  checkLength, checkStillUsable, checkThetaType, elementCount, readAffineOptions, readSize,
-  readTensor, shapeText,
-} from './arguments.js';
+import { checkLength, elementCount, readAffineCall, shapeText } from './arguments.js';
 import { alignUp, allocate, errorOf, heap, withDims } from './heap.js';
 import { MAX_HEAP_BYTES } from './limits.js';
 import { bytesOf, newArray } from './typed_arrays.js';
@@ -12,12 +9,7 @@ import { bytesOf, newArray } from './typed_arrays.js';
 // grid = AffineGrid(theta, size) on WebAssembly (runtime: loader.js's).
 export function affineGridWasm(runtime, theta, size, options) {
   const module = runtime.module;
-  const tt = readTensor('theta', theta, runtime.types);
-  const sizeValues = readSize(size);
-  const { alignCorners } = readAffineOptions(options);
-  // From here on, no code of the caller's runs (see gridSample).
-  checkStillUsable('theta.data', tt);
-  checkThetaType(tt);
+  const { tt, sizeValues, alignCorners } = readAffineCall(runtime, theta, size, options);
   const thetaRank = tt.dims.length;
   const gridRank = sizeValues.length;
   return withDims(runtime, [tt.dims, sizeValues], gridRank, ([thetaDims, sizeAt, gridDimsAt]) => {

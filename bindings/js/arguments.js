@@ -72,6 +72,32 @@ export function shownSpelling(spelling) {
   return spelling.length > MAX_SPELLING ? `${spelling.slice(0, MAX_SPELLING)}…` : spelling;
 }
 
+// Reads and checks gridSample's arguments, in the order both backends share: { xt, gt, mode,
+// paddingMode, alignCorners, layout, out, threads } (readTensor's and readOptions' values).
+// `runtime`: the loaded backend's { types, threads }.
+export function readSampleCall(runtime, x, grid, options) {
+  const xt = readTensor('x', x, runtime.types);
+  const gt = readTensor('grid', grid, runtime.types);
+  const read = readOptions(options, runtime.threads);
+  // From here on, no code of the caller's runs; what ran while the arguments were read may
+  // have detached or shrunk a buffer read before.
+  checkStillUsable('x.data', xt);
+  checkStillUsable('grid.data', gt);
+  checkStillUsable('options.out', read.out);
+  checkGridType(gt);
+  return { xt, gt, ...read };
+}
+
+// Reads and checks affineGrid's arguments: { tt, sizeValues, alignCorners }.
+export function readAffineCall(runtime, theta, size, options) {
+  const tt = readTensor('theta', theta, runtime.types);
+  const sizeValues = readSize(size);
+  const { alignCorners } = readAffineOptions(options);
+  checkStillUsable('theta.data', tt);  // (as in readSampleCall)
+  checkThetaType(tt);
+  return { tt, sizeValues, alignCorners };
+}
+
 // gridSample's grid type, which the core would refuse with a less direct message.
 export function checkGridType(gt) {
   if (gt.info.name === 'string') {

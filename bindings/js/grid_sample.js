@@ -3,8 +3,7 @@
 // call, and Y copied out. Tensors of strings take a path of their own (sampleStrings), as the
 // heap holds only their indices.
 import {
-  checkGridType, checkLength, checkOut, checkStillUsable, checkStringOutput, elementCount,
-  readOptions, readTensor,
+  checkLength, checkOut, checkStringOutput, elementCount, readSampleCall,
 } from './arguments.js';
 import { alignUp, allocate, attribute, errorOf, heap, putDims, withDims } from './heap.js';
 import { MAX_HEAP_BYTES } from './limits.js';
@@ -53,16 +52,8 @@ function outputDims(runtime, xDims, gridDims, layout, xAt, gridAt, yAt) {
 // Y = GridSample(X, grid) on WebAssembly (runtime: loader.js's).
 export function gridSampleWasm(runtime, x, grid, options) {
   const module = runtime.module;
-  const xt = readTensor('x', x, runtime.types);
-  const gt = readTensor('grid', grid, runtime.types);
-  const { mode, paddingMode, alignCorners, layout, out, threads } =
-      readOptions(options, runtime.threads);
-  // From here on, no code of the caller's runs; what ran while the arguments were read may
-  // have detached or shrunk a buffer read before.
-  checkStillUsable('x.data', xt);
-  checkStillUsable('grid.data', gt);
-  checkStillUsable('options.out', out);
-  checkGridType(gt);
+  const { xt, gt, mode, paddingMode, alignCorners, layout, out, threads } =
+      readSampleCall(runtime, x, grid, options);
   return withDims(runtime, [xt.dims, gt.dims], xt.dims.length, ([xDims, gridDims, yDimsAt]) => {
     const layoutValue = attribute(runtime, runtime.layouts, module.parseLayout, layout);
     const yDims = outputDims(runtime, xt.dims, gt.dims, layoutValue, xDims, gridDims, yDimsAt);

@@ -4,8 +4,8 @@
 // the same call fails with the same error on both; the core reads X and the grid where they are
 // and writes Y straight into the output.
 import {
-  checkGridType, checkLength, checkOut, checkStillUsable, checkStringOutput, checkThetaType,
-  coreError, elementCount, readAffineOptions, readOptions, readSize, readTensor, shownSpelling,
+  checkLength, checkOut, checkStringOutput, coreError, elementCount, readAffineCall,
+  readSampleCall, shownSpelling,
 } from './arguments.js';
 import { ARRAYS_OF_TYPE, bytesOf, newArray } from './typed_arrays.js';
 
@@ -60,14 +60,8 @@ function overlaps(a, b) {
 
 export function gridSampleNative(runtime, x, grid, options) {
   const { addon } = runtime;
-  const xt = readTensor('x', x, runtime.types);
-  const gt = readTensor('grid', grid, runtime.types);
-  const { mode, paddingMode, alignCorners, layout, out, threads } =
-      readOptions(options, runtime.threads);
-  checkStillUsable('x.data', xt);
-  checkStillUsable('grid.data', gt);
-  checkStillUsable('options.out', out);
-  checkGridType(gt);
+  const { xt, gt, mode, paddingMode, alignCorners, layout, out, threads } =
+      readSampleCall(runtime, x, grid, options);
   const layoutValue = attribute(runtime, runtime.layouts, addon.parseLayout, layout);
   const yDims = checked(runtime, addon.outputShape(xt.dims, gt.dims, layoutValue));
   checkLength('x', xt);
@@ -105,11 +99,7 @@ export function gridSampleNative(runtime, x, grid, options) {
 
 export function affineGridNative(runtime, theta, size, options) {
   const { addon } = runtime;
-  const tt = readTensor('theta', theta, runtime.types);
-  const sizeValues = readSize(size);
-  const { alignCorners } = readAffineOptions(options);
-  checkStillUsable('theta.data', tt);
-  checkThetaType(tt);
+  const { tt, sizeValues, alignCorners } = readAffineCall(runtime, theta, size, options);
   const gridDims = checked(runtime, addon.affineGridShape(tt.dims, sizeValues));
   checkLength('theta', tt);
   const gridCount = elementCount(gridDims);
