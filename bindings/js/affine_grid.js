@@ -1,7 +1,8 @@
 // grid = AffineGrid(theta, size) for the API (see index.d.ts): the arguments read and checked
 // first (arguments.js), then the grid's shape from the core, then one heap block for theta and
 // the grid, the core's call, and the grid copied out in theta's type, ready for gridSample.
-import { checkLength, elementCount, readAffineCall, shapeText } from './arguments.js';
+import { checkLength, elementCount, shapeText } from './arguments.js';
+import { readAffineCall } from './call_arguments.js';
 import { alignUp, allocate, errorOf, heap, withDims } from './heap.js';
 import { MAX_HEAP_BYTES } from './limits.js';
 import { bytesOf, newArray } from './typed_arrays.js';

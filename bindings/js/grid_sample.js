@@ -2,9 +2,8 @@
 // (arguments.js), then Y's shape from the core, then one heap block for the tensors, the core's
 // call, and Y copied out. Tensors of strings take a path of their own (sampleStrings), as the
 // heap holds only their indices.
-import {
-  checkLength, checkOut, checkStringOutput, elementCount, readSampleCall,
-} from './arguments.js';
+import { checkLength, elementCount } from './arguments.js';
+import { checkOut, checkStringOutput, readSampleCall } from './call_arguments.js';
 import { alignUp, allocate, attribute, errorOf, heap, putDims, withDims } from './heap.js';
 import { MAX_HEAP_BYTES } from './limits.js';
 import { bytesOf, newArray } from './typed_arrays.js';

@@ -3,7 +3,8 @@
 // the threads' workers are made, and call initWith with that. Its parts, one concern each:
 //
 //   loader.js        init(): the memory, the instance, the threads; the runtime calls use
-//   arguments.js     reading and checking the calls' arguments, with their error messages
+//   arguments.js     reading and checking each argument, with its error messages
+//   call_arguments.js  each call's arguments in the order both backends check them
 //   typed_arrays.js  the typed arrays of each dtype, read through the engine's own accessors
 //   heap.js          the wasm heap: views, blocks, dims and spellings, the core's errors
 //   limits.js        the sizes the module's link fixes

@@ -3,10 +3,10 @@
 // and checked by arguments.js, in the same order as the WebAssembly backend reads them, so that
 // the same call fails with the same error on both; the core reads X and the grid where they are
 // and writes Y straight into the output.
+import { checkLength, coreError, elementCount, shownSpelling } from './arguments.js';
 import {
-  checkLength, checkOut, checkStringOutput, coreError, elementCount, readAffineCall,
-  readSampleCall, shownSpelling,
-} from './arguments.js';
+  checkOut, checkStringOutput, readAffineCall, readSampleCall,
+} from './call_arguments.js';
 import { ARRAYS_OF_TYPE, bytesOf, newArray } from './typed_arrays.js';
 
 // The runtime of the native backend (loader.js keeps it): the addon, the dtypes it has, and the
