@@ -20,7 +20,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { readWorkloads, workloadTensors } from './bench_common.mjs';
+import { readWorkloads, timeRound, workloadTensors } from './bench_common.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -78,15 +78,7 @@ for (const w of readWorkloads(args.data, args.filter).workloads) {
     for (let round = 0; round < rounds; ++round) {
       // Each build goes first in every other round.
       for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
-        let calls = 0;
-        const start = performance.now();
-        let elapsed;
-        do {
-          side.gridsample.gridSample(x, grid, options);
-          ++calls;
-          elapsed = performance.now() - start;
-        } while (elapsed < roundMs);
-        side.times.push(elapsed / calls);
+        side.times.push(timeRound(() => side.gridsample.gridSample(x, grid, options), roundMs));
       }
     }
     const [a, b] = sides.map((side) => side.times);

@@ -77,6 +77,20 @@ export function workloadTensors(dataDir, w) {
   return { x: tensor('x'), grid: tensor('grid'), y, out: new y.data.constructor(y.data.length) };
 }
 
+// One round of alternating-round timings: `run` called until `ms` milliseconds have passed;
+// the mean time of its calls.
+export function timeRound(run, ms) {
+  let calls = 0;
+  const start = performance.now();
+  let elapsed;
+  do {
+    run();
+    ++calls;
+    elapsed = performance.now() - start;
+  } while (elapsed < ms);
+  return elapsed / calls;
+}
+
 // Largest |a[i] - b[i]| as numbers (float16 bits decoded), as the demo page measures it.
 export function maxAbsDiff(a, b, dtype) {
   const toNumber = dtype === 'float16' ? halfToNumber : Number;

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { readWorkloads, workloadTensors } from './bench_common.mjs';
+import { readWorkloads, timeRound, workloadTensors } from './bench_common.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -63,15 +63,7 @@ for (const w of readWorkloads(args.data, args.filter).workloads) {
     }
     for (let round = 0; round < rounds; ++round) {
       for (const side of sides) {
-        let calls = 0;
-        const start = performance.now();
-        let elapsed;
-        do {
-          gridsample.gridSample(x, grid, side.options);
-          ++calls;
-          elapsed = performance.now() - start;
-        } while (elapsed < roundMs);
-        side.times.push(elapsed / calls);
+        side.times.push(timeRound(() => gridsample.gridSample(x, grid, side.options), roundMs));
       }
     }
     const [one, every, none] = sides.map((side) => side.times);

@@ -72,6 +72,18 @@ export function shownSpelling(spelling) {
   return spelling.length > MAX_SPELLING ? `${spelling.slice(0, MAX_SPELLING)}…` : spelling;
 }
 
+// The core's Mode / Padding / Layout value of a spelling, parsed once per spelling (pipelines
+// repeat theirs): parse(shown) gives the value of shownSpelling(spelling) or throws the core's
+// error.
+export function cachedAttribute(cache, spelling, parse) {
+  let value = cache.get(spelling);
+  if (value === undefined) {
+    value = parse(shownSpelling(spelling));
+    cache.set(spelling, value);
+  }
+  return value;
+}
+
 // A copy of an array (or of a Proxy of one: its length may be anything), each element read
 // once and passed to check(value, what, index), which throws for a value it refuses (naming it
 // `${what}[${index}]`: built only then, as a call's own cost is mostly such small work). Each

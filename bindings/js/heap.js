@@ -1,7 +1,7 @@
 // The wasm heap as the calls use it: views that follow the memory's growth, one block per call,
 // the dims and attribute spellings written into the scratch that init() keeps, and the core's
 // status codes turned into errors. Each function takes the loaded runtime (loader.js).
-import { coreError, MAX_SPELLING, shownSpelling } from './arguments.js';
+import { cachedAttribute, coreError, MAX_SPELLING } from './arguments.js';
 import { ALIGN, MAX_HEAP_BYTES } from './limits.js';
 
 const SCRATCH_DIMS = 48;  // dims a call keeps in the scratch allocated at init()
@@ -40,20 +40,16 @@ export function errorOf(runtime, code) {
                    code === runtime.typeMismatch);
 }
 
-// The core's Mode / Padding / Layout value of a spelling, parsed once per spelling. The spelling
-// crosses as UTF-8 in the scratch of init() (cut to MAX_SPELLING characters: longer ones are
-// invalid anyway, and the core's message shows the start).
+// The core's Mode / Padding / Layout value of a spelling (cachedAttribute). The spelling crosses
+// as UTF-8 in the scratch of init().
 export function attribute(runtime, cache, parse, spelling) {
-  let value = cache.get(spelling);
-  if (value === undefined) {
-    const shown = shownSpelling(spelling);
+  return cachedAttribute(cache, spelling, (shown) => {
     const bytes = new TextEncoder().encode(shown);  // at most MAX_SPELLING * 3 + 3 bytes
     heap(runtime).u8.set(bytes, runtime.textScratch);
-    value = parse(runtime.textScratch, bytes.length);
+    const value = parse(runtime.textScratch, bytes.length);
     if (value < 0) throw errorOf(runtime, runtime.module.StatusCode.kInvalidArgument.value);
-    cache.set(spelling, value);
-  }
-  return value;
+    return value;
+  });
 }
 
 export function alignUp(bytes) {

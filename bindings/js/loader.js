@@ -7,7 +7,7 @@ import { allocateScratch, viewsOf } from './heap.js';
 import { INITIAL_PAGES, MAX_THREADS, MAXIMUM_PAGES, PAGE_BYTES } from './limits.js';
 import { nativeRuntime } from './native.js';
 import { ThreadChooser } from './thread_choice.js';
-import { ARRAYS_OF_TYPE } from './typed_arrays.js';
+import { typesOf } from './typed_arrays.js';
 
 const WASM_FILE = 'gridsample.wasm';
 
@@ -137,12 +137,7 @@ async function load(platform, options) {
     for (const worker of workers) worker.terminate();
     workers.length = 0;
   }
-  const types = new Map();
-  for (const { name, id, size, kind } of module.dtypes()) {
-    const arrays = ARRAYS_OF_TYPE[name];
-    if (!arrays) continue;  // a registry type this wrapper does not know: refused as unknown
-    types.set(name, { name, id, size, arrays, parts: kind === 'kComplex' ? 2 : 1 });
-  }
+  const types = typesOf(module.dtypes());
   const codes = module.StatusCode;
   const scratch = allocateScratch(module);
   return {

@@ -3,21 +3,16 @@
 // and checked by arguments.js, in the same order as the WebAssembly backend reads them, so that
 // the same call fails with the same error on both; the core reads X and the grid where they are
 // and writes Y straight into the output.
-import { checkLength, coreError, elementCount, shownSpelling } from './arguments.js';
+import { cachedAttribute, checkLength, coreError, elementCount } from './arguments.js';
 import {
   checkOut, checkStringOutput, readAffineCall, readSampleCall,
 } from './call_arguments.js';
-import { ARRAYS_OF_TYPE, bytesOf, newArray } from './typed_arrays.js';
+import { bytesOf, newArray, typesOf } from './typed_arrays.js';
 
 // The runtime of the native backend (loader.js keeps it): the addon, the dtypes it has, and the
 // threads a call may use (init's numThreads, at most the hardware's).
 export function nativeRuntime(addon, requestedThreads) {
-  const types = new Map();
-  for (const { name, id, size, kind } of addon.dtypes()) {
-    const arrays = ARRAYS_OF_TYPE[name];
-    if (!arrays) continue;
-    types.set(name, { name, id, size, arrays, parts: kind === 'kComplex' ? 2 : 1 });
-  }
+  const types = typesOf(addon.dtypes());
   const hardware = addon.hardwareThreads();
   return {
     backend: 'native',
@@ -41,15 +36,13 @@ function checked(runtime, result) {
   return result;
 }
 
-// The core's value of an attribute spelling, parsed once per spelling.
+// The core's value of an attribute spelling (cachedAttribute).
 function attribute(runtime, cache, parse, spelling) {
-  let value = cache.get(spelling);
-  if (value === undefined) {
-    value = parse(shownSpelling(spelling));
+  return cachedAttribute(cache, spelling, (shown) => {
+    const value = parse(shown);
     if (value < 0) throw fail(runtime, runtime.addon.StatusCode.kInvalidArgument);
-    cache.set(spelling, value);
-  }
-  return value;
+    return value;
+  });
 }
 
 // Whether two byte views share memory: the core would read an input the call is writing.

@@ -54,6 +54,18 @@ export function bytesOf(name, view) {
   }
 }
 
+// The dtypes a backend's registry lists ([{ name, id, size, kind }], its dtypes()), by name:
+// { name, id, size, arrays, parts }. A registry type this wrapper has no arrays for is left out
+// (refused as unknown).
+export function typesOf(registry) {
+  const types = new Map();
+  for (const { name, id, size, kind } of registry) {
+    const arrays = ARRAYS_OF_TYPE[name];
+    if (arrays) types.set(name, { name, id, size, arrays, parts: kind === 'kComplex' ? 2 : 1 });
+  }
+  return types;
+}
+
 // A new array of the class named `array` (a typed array's name), `count` long; a RangeError
 // naming `what` (its `bytes`) when JavaScript cannot allocate it now.
 export function newArray(array, count, bytes, what) {

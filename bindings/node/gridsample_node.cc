@@ -52,7 +52,12 @@ std::vector<int64_t> Dims(const Napi::Value& value) {
   return dims;
 }
 
-Napi::Array DimsArray(Napi::Env env, const std::vector<int64_t>& dims) {
+// The dims a shape function of the core computes, as a JS array, or its StatusCode.
+template <typename Shape>
+Napi::Value DimsOrCode(Napi::Env env, Shape&& shape) {
+  std::vector<int64_t> dims;
+  const int code = Guarded([&] { return shape(&dims); });
+  if (code != 0) return Napi::Number::New(env, code);
   Napi::Array array = Napi::Array::New(env, dims.size());
   for (uint32_t i = 0; i < dims.size(); ++i) array.Set(i, static_cast<double>(dims[i]));
   return array;
@@ -109,14 +114,11 @@ Napi::Value ParseJs(const Napi::CallbackInfo& info) {
 
 // (xDims, gridDims, layout) → Y's dims, or the StatusCode.
 Napi::Value OutputShapeJs(const Napi::CallbackInfo& info) {
-  std::vector<int64_t> y;
-  const int code = Guarded([&] {
+  return DimsOrCode(info.Env(), [&](std::vector<int64_t>* y) {
     const std::vector<int64_t> x = Dims(info[0]), grid = Dims(info[1]);
-    return OutputShape(x.data(), x.size(), grid.data(), grid.size(), &y,
+    return OutputShape(x.data(), x.size(), grid.data(), grid.size(), y,
                        static_cast<Layout>(IntOf(info[2])));
   });
-  if (code != 0) return Napi::Number::New(info.Env(), code);
-  return DimsArray(info.Env(), y);
 }
 
 // (x, xType, xDims, grid, gridType, gridDims, y, yDims, mode, padding, alignCorners, layout,
@@ -161,13 +163,10 @@ Napi::Value GridSampleStringsJs(const Napi::CallbackInfo& info) {
 
 // (thetaDims, size) → the grid's dims, or the StatusCode.
 Napi::Value AffineGridShapeJs(const Napi::CallbackInfo& info) {
-  std::vector<int64_t> shape;
-  const int code = Guarded([&] {
+  return DimsOrCode(info.Env(), [&](std::vector<int64_t>* shape) {
     const std::vector<int64_t> theta = Dims(info[0]), size = Dims(info[1]);
-    return AffineGridShape(theta.data(), theta.size(), size.data(), size.size(), &shape);
+    return AffineGridShape(theta.data(), theta.size(), size.data(), size.size(), shape);
   });
-  if (code != 0) return Napi::Number::New(info.Env(), code);
-  return DimsArray(info.Env(), shape);
 }
 
 // (theta, type, thetaDims, size, grid, gridDims, alignCorners) → the StatusCode.
