@@ -28,6 +28,7 @@
 
 #include "call_thread.h"
 #include "gridsample/gridsample.h"
+#include "string_tags.h"
 #include "thread_pool.h"
 
 namespace gridsample {
@@ -197,11 +198,8 @@ struct OnCallThread<kCall, int (*)(Args...)> {
 };
 int FinishOnCallThread() { return CollectCall(); }
 
-// The same for X of dtype string. X's strings stay in JS: the core samples stand-ins, X's
-// element i being the 4 bytes of i + 1 (short enough to need no heap of their own), and Y's
-// element j comes back as the uint32 y_index[j]: i + 1 for X's element i, 0 for "" (padding,
-// non-finite coordinates). The wrapper maps the numbers back to the caller's strings, which
-// therefore cross unchanged (no UTF-8 round trip) and without copies on the heap.
+// The same for X of dtype string: X's strings stay in JS, Y's tags (string_tags.h) are written
+// to y_index, and the wrapper maps them back to the caller's strings.
 int GridSampleStringsJs(uintptr_t x_dims, int x_rank, uintptr_t grid, int grid_dtype,
                         uintptr_t grid_dims, int grid_rank, uintptr_t y_index, int mode,
                         int padding, bool align_corners, int layout, int num_threads) {
@@ -209,28 +207,12 @@ int GridSampleStringsJs(uintptr_t x_dims, int x_rank, uintptr_t grid, int grid_d
     Shapes shapes;  // checked before the stand-ins are sized from them
     Status status = ReadShapes(x_dims, x_rank, grid_dims, grid_rank, layout, &shapes);
     if (!status.ok()) return status;
-    size_t x_count = 1, y_count = 1;  // both checked by OutputShape
-    for (int64_t extent : shapes.x) x_count *= static_cast<size_t>(extent);
-    for (int64_t extent : shapes.y) y_count *= static_cast<size_t>(extent);
-    std::vector<std::string> x_data(x_count), y_data(y_count);
-    for (size_t i = 0; i < x_count; ++i) {
-      const uint32_t tag = static_cast<uint32_t>(i + 1);
-      x_data[i].assign(reinterpret_cast<const char*>(&tag), sizeof(tag));
-    }
-    status = GridSample(
-        TensorView{DType::kString, x_data.data(), shapes.x.data(), shapes.x.size()},
+    return GridSampleStringTags(
+        shapes.x,
         TensorView{static_cast<DType>(grid_dtype), reinterpret_cast<const void*>(grid),
                    shapes.grid.data(), shapes.grid.size()},
-        MutableTensorView{DType::kString, y_data.data(), shapes.y.data(), shapes.y.size()},
-        MakeOptions(mode, padding, align_corners, layout, num_threads));
-    if (!status.ok()) return status;
-    uint32_t* out = reinterpret_cast<uint32_t*>(y_index);
-    for (size_t j = 0; j < y_count; ++j) {
-      uint32_t tag = 0;
-      if (y_data[j].size() == sizeof(tag)) std::memcpy(&tag, y_data[j].data(), sizeof(tag));
-      out[j] = tag;
-    }
-    return status;
+        shapes.y, MakeOptions(mode, padding, align_corners, layout, num_threads),
+        reinterpret_cast<uint32_t*>(y_index));
   });
 }
 

@@ -14,7 +14,8 @@
 #                 minutes (torch's wheel pulls some GB of CUDA libraries it never uses here), and
 #                 again only when the requirements file changes (the venv keeps a copy of it)
 #   3. build      $BUILD_ROOT/bench: Release, tests/bench only (gridsample_bench and
-#                 gridsample_workloads); and dist/, the npm package (scripts/build_wasm.sh,
+#                 gridsample_workloads); and dist/, the npm package (scripts/build_wasm.sh and,
+#                 on linux-x64 and linux-arm64, its Node.js addon: scripts/build_addon.sh;
 #                 incremental: a missing or stale dist/ is rebuilt, an up-to-date one costs
 #                 a second or two)
 #   4. data       gridsample_workloads writes the workload table (tests/bench/workloads.h) and
@@ -25,7 +26,9 @@
 #   7. peers      scripts/bench_peers.py in the venv, one process per peer: 1 thread and all
 #                 threads, each output checked against gridsample's native one
 #   8. wasm       scripts/bench_wasm.mjs: the package in dist/, 1 thread and all threads, each
-#                 with fresh outputs and with `out` reused
+#                 with fresh outputs and with `out` reused; then the same through its native
+#                 backend (--backend native) where it has an addon for this platform: a table
+#                 of its own, against the WebAssembly build
 #   9. ort-web    scripts/bench_ort.mjs --runtime web: onnxruntime-web, 1 thread, then all
 #                 threads (a process each: its thread count is fixed per process)
 #  10. opencv.js  scripts/bench_opencvjs.mjs: cv.remap of opencv.js (@techstark/opencv-js) on
@@ -47,7 +50,7 @@
 # late). BENCH_STAT=min shows each runner's fastest run instead of its median (steadier on a
 # busy machine). The raw results stay in test-output/ as bench-gridsample.ROUND.json,
 # bench-ort.ROUND.json, bench-peer-PEER.ROUND.json, bench-wasm.ROUND.json,
-# bench-ort-web.ROUND.THREADS.json and bench-opencvjs.ROUND.json.
+# bench-node-native.ROUND.json, bench-ort-web.ROUND.THREADS.json and bench-opencvjs.ROUND.json.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -126,8 +129,13 @@ cmake -S "$repo" -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
 }
 cmake --build "$dir" --target gridsample_bench gridsample_workloads >&2
 
-say "build: dist/ (scripts/build_wasm.sh)"
+say "build: dist/ (scripts/build_wasm.sh, scripts/build_addon.sh)"
 bash scripts/build_wasm.sh >&2
+# The package's Node.js addon, where it has one for this platform (its own table, against wasm).
+node_platform=$(node -p "process.platform + '-' + process.arch")
+case $node_platform in
+  linux-x64 | linux-arm64) bash scripts/build_addon.sh >&2 ;;
+esac
 
 say "data: $dir/data"
 mkdir -p "$dir/data"
@@ -170,6 +178,13 @@ for round in $(seq 1 "$rounds"); do
   node scripts/bench_wasm.mjs --data "$dir/data" "${js_timing[@]}" \
     --out "$out/bench-wasm.$round.json"
   results+=(--ours "$out/bench-wasm.$round.json")
+
+  if [ -f "dist/native/$node_platform/gridsample.node" ]; then
+    say "node-native, round $round/$rounds: dist/native/$node_platform (the package's addon)"
+    node scripts/bench_wasm.mjs --backend native --data "$dir/data" "${js_timing[@]}" \
+      --out "$out/bench-node-native.$round.json"
+    results+=(--ours "$out/bench-node-native.$round.json")
+  fi
 
   for threads in $(printf '%s\n' 1 "$all_threads" | sort -un); do
     say "ort-web, round $round/$rounds: onnxruntime-web (wasm, $threads thread(s))"

@@ -48,8 +48,9 @@ const roundMs = Number(args['round-ms']);
 async function load(dist, backend) {
   const entry = pathToFileURL(path.join(path.resolve(dist), 'index.node.js')).href;
   const gridsample = await import(entry);
-  await gridsample.init({ wasmBinary: fs.readFileSync(path.join(dist, 'gridsample.wasm')),
-                          numThreads: threads, backend });
+  // The wasm module's bytes say where it comes from, and so ask for WebAssembly.
+  await gridsample.init(backend === 'native' ? { numThreads: threads, backend } :
+      { wasmBinary: fs.readFileSync(path.join(dist, 'gridsample.wasm')), numThreads: threads });
   return gridsample;
 }
 const builds = [await load(args.a, args['backend-a']), await load(args.b, args['backend-b'])];

@@ -115,7 +115,8 @@ function best(rounds) {
 
 // Short names for the table's headers, where a report does not give its own.
 const NAMES = { 'onnxruntime-node': 'ORT', 'onnxruntime-web': 'ORT-web',
-                'gridsample-wasm': 'gridsample wasm' };
+                'gridsample-wasm': 'gridsample wasm',
+                'gridsample-node': 'gridsample native (Node)' };
 
 // Reports of runners (files of one report or an array of them) → [{ name, label, platform,
 // family, apart, reports, results }], one per runner + version + variant, in the order first
@@ -144,12 +145,15 @@ const native = {
   results: best(nativeReports.map(nativeResults)), threads: [...new Set([1, allThreads])],
 };
 const ours = [native, ...groupRunners(args.ours)];
+// The package's native backend in Node.js (scripts/bench_wasm.mjs --backend native) has no peers
+// of its own: it gets a table beside the package's WebAssembly build instead.
+const packageNative = ours.find((r) => r.platform === 'node-native');
 const peers = groupRunners(args.peer);
 // Per platform: our build there (the first one given), its peers and the thread counts shown
 // (native: 1 and all hardware threads; elsewhere those the runners report).
 const platforms = [];
 for (const subject of ours) {
-  if (platforms.some((p) => p.name === subject.platform)) continue;
+  if (subject === packageNative || platforms.some((p) => p.name === subject.platform)) continue;
   const platformPeers = peers.filter((p) => p.platform === subject.platform);
   const threads = subject.threads ?? [...new Set([subject, ...platformPeers].flatMap(
       (r) => r.reports.flatMap((report) => report.thread_counts ?? [1])))].sort((a, b) => a - b);
@@ -238,6 +242,25 @@ for (const platform of platforms) {
     sections.push('', `### ${platformTitle[platform.name] ?? platform.name}, ${
       threadTitle(threads)}`, '', ...tableLines(header, rows));
   }
+}
+
+// The package in Node.js: its native backend against its WebAssembly build, fresh outputs.
+const packageWasm = platforms.find((p) => p.name === 'wasm')?.subject;
+if (packageNative && packageWasm) {
+  const threadsShown = [...new Set(packageNative.reports.flatMap((r) => r.thread_counts))]
+    .sort((a, b) => a - b);
+  const header = ['workload', ...threadsShown.flatMap((threads) => {
+    const label = threadLabel(threads);
+    return [`wasm ${label} ms`, `native ${label} ms`, `native speed-up ${label}`];
+  })];
+  const rows = table.workloads.map((w) => [w.id, ...threadsShown.flatMap((threads) => {
+    const key = `${w.id}/${threads}`;
+    const [wasm, node] = [packageWasm.results[key], packageNative.results[key]];
+    return [cell(wasm, packageWasm), cell(node, packageNative), speedUp(node, wasm)];
+  })]);
+  sections.push('', '### The package in Node.js: its native backend against WebAssembly', '',
+                'Speed-up = wasm ms / native ms (above 1: the native backend is faster).', '',
+                ...tableLines(header, rows, 1));
 }
 
 // A table per family with variants shown apart: all its variants side by side, on the

@@ -1,15 +1,15 @@
-// Times the npm package's WebAssembly build (dist/, as scripts/build_wasm.sh made it) on the
-// benchmark workloads in Node, through its public API, for the comparison table of
-// scripts/bench.sh. Usage:
+// Times the npm package (dist/, as scripts/build_wasm.sh and scripts/build_addon.sh made it) on
+// the benchmark workloads in Node, through its public API, for the comparison table of
+// scripts/bench.sh: its WebAssembly build, or with --backend native its Node.js addon. Usage:
 //
-//   node scripts/bench_wasm.mjs --data DIR [--dist DIR] [--threads 1,2] [--out FILE]
-//       [--min-time 0.5] [--min-runs 5] [--max-runs 10000] [--warmup 2] [--warmup-time 1]
-//       [--filter REGEX]
+//   node scripts/bench_wasm.mjs --data DIR [--dist DIR] [--backend wasm|native] [--threads 1,2]
+//       [--out FILE] [--min-time 0.5] [--min-runs 5] [--max-runs 10000] [--warmup 2]
+//       [--warmup-time 1] [--filter REGEX]
 //
 // DIR is what `gridsample_workloads --write DIR` made (see scripts/bench_ort.mjs). The package is
-// dist/index.node.js, initialised with the bytes of dist/gridsample.wasm and as many threads as
-// the largest of --threads (default: 1 and all hardware threads), each count then chosen per
-// call (the numThreads option).
+// dist/index.node.js, initialised with the bytes of dist/gridsample.wasm (or with
+// { backend: 'native' }) and as many threads as the largest of --threads (default: 1 and all
+// hardware threads), each count then chosen per call (the numThreads option).
 //
 // Per workload and thread count, two timings of gridSample(x, grid, { mode, paddingMode,
 // alignCorners, layout, numThreads }) on tensors read once: with a fresh output per call (ms,
@@ -36,24 +36,33 @@ import {
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = parseRunnerArgs({
   dist: { type: 'string', default: path.join(repo, 'dist') },
+  backend: { type: 'string', default: 'wasm' },
   threads: { type: 'string' },
-}, 'node scripts/bench_wasm.mjs --data DIR [--dist DIR] [--threads 1,2] [--out FILE]');
-const tag = 'bench_wasm';
+}, 'node scripts/bench_wasm.mjs --data DIR [--dist DIR] [--backend wasm|native] ' +
+   '[--threads 1,2] [--out FILE]');
+const native = args.backend === 'native';
+const tag = `bench_wasm (${args.backend})`;
 
-const wasmFile = path.join(args.dist, 'gridsample.wasm');
-if (!fs.existsSync(wasmFile)) {
-  console.error(`${tag}: no ${wasmFile}; run scripts/build_wasm.sh`);
+const file = native ? path.join(args.dist, 'native', `${process.platform}-${process.arch}`,
+                                'gridsample.node') : path.join(args.dist, 'gridsample.wasm');
+if (!fs.existsSync(file)) {
+  console.error(`${tag}: no ${file}; run scripts/build_${native ? 'addon' : 'wasm'}.sh`);
   process.exit(1);
 }
 const table = readWorkloads(args.data, args.filter);
 const threadCounts = args.threads ? args.threads.split(',').map(Number)
                                   : [...new Set([1, table.hardware_threads])];
 const gridsample = await import(pathToFileURL(path.join(args.dist, 'index.node.js')).href);
-await gridsample.init({ wasmBinary: fs.readFileSync(wasmFile),
-                        numThreads: Math.max(...threadCounts) });
-if (gridsample.numThreads() !== Math.max(...threadCounts)) {
+const maxThreads = Math.max(...threadCounts);
+await gridsample.init(native ? { backend: 'native', numThreads: maxThreads } :
+    { wasmBinary: fs.readFileSync(file), numThreads: maxThreads });
+if (gridsample.backend() !== args.backend) {
+  console.error(`${tag}: init() loaded the ${gridsample.backend()} backend`);
+  process.exit(1);
+}
+if (gridsample.numThreads() !== maxThreads) {
   console.error(`${tag}: init() started ${gridsample.numThreads()} threads, not ` +
-                `${Math.max(...threadCounts)}`);
+                `${maxThreads}`);
   process.exit(1);
 }
 const { version } = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8'));
@@ -94,13 +103,16 @@ for (const workload of table.workloads) {
 }
 
 writeReport({
-  runner: 'gridsample-wasm',
+  runner: native ? 'gridsample-node' : 'gridsample-wasm',
   version,
-  platform: 'wasm',
-  setup: `${path.relative(repo, wasmFile)} (${fs.statSync(wasmFile).size} bytes, ` +
-         `scripts/build_wasm.sh) in Node ${process.version}, init({ numThreads: ` +
-         `${Math.max(...threadCounts)} }), gridSample() with { numThreads: T } and a fresh ` +
-         'output per call (out_ms: with `out` reused)',
+  // The package's native backend is a build of ours of a platform of its own: bench_table.mjs
+  // sets it beside the WebAssembly one.
+  platform: native ? 'node-native' : 'wasm',
+  setup: `${path.relative(repo, file)} (${fs.statSync(file).size} bytes, ` +
+         `scripts/build_${native ? 'addon' : 'wasm'}.sh) in Node ${process.version}, ` +
+         `init({ ${native ? "backend: 'native', " : ''}numThreads: ${maxThreads} }), ` +
+         'gridSample() with { numThreads: T } and a fresh output per call (out_ms: with `out` ' +
+         'reused)',
   thread_counts: threadCounts,
   load_avg: loadAverage,
   method: methodText(args.timing),

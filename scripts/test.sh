@@ -209,6 +209,7 @@ count=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$BUILD_ROOT/js-test.log" | tail -
 tests_run=$((tests_run + ${count:-0}))
 # The suites that hold both backends to the same vectors, once more on the native one.
 GRIDSAMPLE_TEST_BACKEND=native node --test --test-reporter=spec tests/js/vectors.test.mjs \
+  tests/js/api.test.mjs tests/js/hostile.test.mjs \
   tests/js/affine_grid.test.mjs 2>&1 | tee "$BUILD_ROOT/js-native-test.log"
 count=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$BUILD_ROOT/js-native-test.log" | tail -n 1)
 tests_run=$((tests_run + ${count:-0}))

@@ -84,6 +84,29 @@ export function cachedAttribute(cache, spelling, parse) {
   return value;
 }
 
+function sameDims(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; ++i) {
+    if (a[i] !== b[i]) return false;
+  }
+  return true;
+}
+
+// Y's dims for X's and the grid's in the layout (its Layout value): outputShape() gives them
+// (the core's OutputShape, or throws its error) unless they are the last call's (kept in
+// runtime.lastShapes). Pipelines call with the same shapes again and again, and asking the core
+// costs as much as sampling a small input; the core checks Y's shape again when it samples.
+export function cachedOutputShape(runtime, xDims, gridDims, layout, outputShape) {
+  const last = runtime.lastShapes;
+  if (last !== null && last.layout === layout && sameDims(last.x, xDims) &&
+      sameDims(last.grid, gridDims)) {
+    return last.y.slice();
+  }
+  const yDims = outputShape();
+  runtime.lastShapes = { x: xDims, grid: gridDims, layout, y: yDims.slice() };
+  return yDims;
+}
+
 // A copy of an array (or of a Proxy of one: its length may be anything), each element read
 // once and passed to check(value, what, index), which throws for a value it refuses (naming it
 // `${what}[${index}]`: built only then, as a call's own cost is mostly such small work). Each

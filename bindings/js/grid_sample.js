@@ -2,11 +2,11 @@
 // (arguments.js), then Y's shape from the core, then one heap block for the tensors, the core's
 // call, and Y copied out. Tensors of strings take a path of their own (sampleStrings), as the
 // heap holds only their indices.
-import { checkLength, elementCount } from './arguments.js';
+import { cachedOutputShape, checkLength, elementCount } from './arguments.js';
 import { checkOut, checkStringOutput, readSampleCall } from './call_arguments.js';
 import { alignUp, allocate, attribute, errorOf, heap, putDims, withDims } from './heap.js';
 import { MAX_HEAP_BYTES } from './limits.js';
-import { bytesOf, newArray } from './typed_arrays.js';
+import { bytesOf, newArray, stringsOfTags } from './typed_arrays.js';
 
 // Fresh outputs of at least this many bytes are allocated, and their pages touched, while the
 // call samples on the call thread (sampleNumbers): below it, faulting the pages in as the copy
@@ -18,33 +18,19 @@ const OS_PAGE_BYTES = 4096;  // the smallest page size of the platforms we run o
 // thread anyway.
 const CHOSEN_THREADS_OUTPUTS = 4096;
 
-function sameDims(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; ++i) {
-    if (a[i] !== b[i]) return false;
-  }
-  return true;
-}
-
-// Y's dims, as the core's OutputShape gives them for X's and the grid's dims (on the heap at
-// xAt and gridAt) in the layout (its Layout value), also left on the heap at yAt for the
-// sampling call. The last answer is kept: pipelines call with the same shapes again and again,
-// and asking the core costs as much as sampling a small input. (The core checks Y's shape
-// again when it samples.)
+// Y's dims (cachedOutputShape), X's and the grid's on the heap at xAt and gridAt, and left on
+// the heap at yAt for the sampling call.
 function outputDims(runtime, xDims, gridDims, layout, xAt, gridAt, yAt) {
-  const last = runtime.lastShapes;
-  if (last !== null && last.layout === layout && sameDims(last.x, xDims) &&
-      sameDims(last.grid, gridDims)) {
-    putDims(heap(runtime).f64, yAt, last.y);
-    return last.y.slice();
-  }
-  const module = runtime.module;
-  const code = module.outputShape(xAt, xDims.length, gridAt, gridDims.length, layout, yAt);
-  if (code !== runtime.ok) throw errorOf(runtime, code);
-  const yDims = [];
-  const heap64 = heap(runtime).f64;
-  for (let i = 0; i < xDims.length; ++i) yDims.push(heap64[yAt / 8 + i]);
-  runtime.lastShapes = { x: xDims, grid: gridDims, layout, y: yDims.slice() };
+  const yDims = cachedOutputShape(runtime, xDims, gridDims, layout, () => {
+    const code = runtime.module.outputShape(xAt, xDims.length, gridAt, gridDims.length, layout,
+                                            yAt);
+    if (code !== runtime.ok) throw errorOf(runtime, code);
+    const heap64 = heap(runtime).f64;
+    const yDims = [];
+    for (let i = 0; i < xDims.length; ++i) yDims.push(heap64[yAt / 8 + i]);
+    return yDims;
+  });
+  putDims(heap(runtime).f64, yAt, yDims);
   return yDims;
 }
 
@@ -102,10 +88,8 @@ function sampleStrings(runtime, { xt, gt, xDims, gridDims, yDims, modeValue, pad
                                           gt.dims.length, indexPtr, modeValue, paddingValue,
                                           alignCorners, layoutValue, threads);
     if (code !== runtime.ok) throw errorOf(runtime, code);
-    const indices = heap(runtime).u32.subarray(indexPtr / 4, indexPtr / 4 + yCount);
-    const y = new Array(yCount);
-    for (let i = 0; i < yCount; ++i) y[i] = indices[i] === 0 ? '' : xt.strings[indices[i] - 1];
-    return { data: y, dims: yDims, type: 'string' };
+    const tags = heap(runtime).u32.subarray(indexPtr / 4, indexPtr / 4 + yCount);
+    return { data: stringsOfTags(xt.strings, tags), dims: yDims, type: 'string' };
   } finally {
     module._free(gridPtr);
   }

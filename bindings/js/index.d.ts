@@ -1,11 +1,12 @@
 // The public API of the gridsample package (the ONNX GridSample operator in WebAssembly).
 
 /**
- * Loads and instantiates the WebAssembly module and starts its threads; gridSample() may be
- * called once the promise resolves. By default the .wasm beside the package's JS is read from
- * disk (Node.js) or fetched relative to the module (browsers, workers, bundlers). The instance
- * is cached: later calls resolve at once (their options are ignored) and concurrent calls share
- * one load.
+ * Loads a backend and starts its threads; gridSample() may be called once the promise resolves.
+ * In Node.js on a platform the package has an addon for, the native backend (the C++ core
+ * through Node-API); elsewhere, or where the addon does not load, the WebAssembly module, whose
+ * .wasm beside the package's JS is read from disk (Node.js) or fetched relative to the module
+ * (browsers, workers, bundlers). The instance is cached: later calls resolve at once (their
+ * options are ignored) and concurrent calls share one load.
  */
 export function init(options?: {
   /**
@@ -26,9 +27,11 @@ export function init(options?: {
    */
   numThreads?: number;
   /**
-   * "wasm" (the default) or, in Node.js on a platform the package has an addon for (linux-x64),
-   * "native": the C++ core through Node-API, with the same API, results and errors, several
-   * times as fast. Asked for where it is not available, init() rejects with an Error saying why.
+   * "native": the C++ core through Node-API, in Node.js on a platform the package has an addon
+   * for (linux-x64), with the same API, results and errors, several times as fast; "wasm": the
+   * WebAssembly module. By default native where its addon loads, else wasm; locateFile,
+   * wasmModule or wasmBinary ask for wasm (with "native" they are a TypeError). Native asked
+   * for where it is not available: init() rejects with an Error saying why.
    */
   backend?: 'native' | 'wasm';
 }): Promise<void>;

@@ -10,6 +10,8 @@ import { ThreadChooser } from './thread_choice.js';
 import { typesOf } from './typed_arrays.js';
 
 const WASM_FILE = 'gridsample.wasm';
+// The options that say where the WebAssembly module comes from: given, they ask for it.
+const WASM_OPTIONS = ['locateFile', 'wasmModule', 'wasmBinary'];
 
 let runtime = null;  // what load() returns: the module, its memory and threads, the dtypes, ...
 let loading = null;  // the promise of the first init() still under way
@@ -38,7 +40,13 @@ function checkInitOptions(options) {
         describe(wasmBinary));
   }
   if (numThreads !== undefined) checkThreads('init: options.numThreads', numThreads, MAX_THREADS);
-  return options;
+  const wasmOption = WASM_OPTIONS.find((name) => options[name] !== undefined);
+  if (backend === 'native' && wasmOption) {
+    throw new TypeError(`init: options.${wasmOption} is an option of the "wasm" backend, ` +
+                        'not of "native"');
+  }
+  // Where the module comes from says which backend is wanted.
+  return wasmOption && backend === undefined ? { ...options, backend: 'wasm' } : options;
 }
 
 // Instantiates the wasm: a precompiled module or bytes from the options, else the platform's
@@ -53,15 +61,17 @@ async function instantiate(platform, options, imports) {
   return platform.instantiate(where, imports);
 }
 
-// The native backend where it was asked for, or (not yet the default) nowhere: null for the
-// WebAssembly one. Asked for where the platform has no addon (browsers, other systems), or
-// where it cannot load: an Error saying why.
+// The native backend, where it was asked for or by default, or null for the WebAssembly one.
+// By default (no options.backend) the addon is taken where it loads, and WebAssembly where it
+// does not (browsers, other systems, a missing or broken addon), with no error: the user's code
+// is the same on both. Asked for where it cannot load: an Error saying why.
 function loadNative(platform, options) {
-  if (options.backend !== 'native') return null;
+  if (options.backend === 'wasm') return null;
   const { addon, reason } = platform.loadNative ? platform.loadNative() :
       { reason: 'this platform has no native backend (browsers and workers run WebAssembly)' };
-  if (!addon) throw new Error(`gridsample: init: the native backend is not available: ${reason}`);
-  return nativeRuntime(addon, options.numThreads);
+  if (addon) return nativeRuntime(addon, options.numThreads);
+  if (options.backend === undefined) return null;
+  throw new Error(`gridsample: init: the native backend is not available: ${reason}`);
 }
 
 async function load(platform, options) {
@@ -186,8 +196,7 @@ export function initWith(platform, options) {
 // The runtime a call works with, or an Error naming `caller` before init() resolves.
 export function loadedRuntime(caller) {
   if (!runtime) {
-    throw new Error('gridsample: the WebAssembly module is not loaded: call init() and await ' +
-                    `it before ${caller}()`);
+    throw new Error(`gridsample: not loaded yet: call init() and await it before ${caller}()`);
   }
   return runtime;
 }

@@ -3,11 +3,13 @@
 // and checked by arguments.js, in the same order as the WebAssembly backend reads them, so that
 // the same call fails with the same error on both; the core reads X and the grid where they are
 // and writes Y straight into the output.
-import { cachedAttribute, checkLength, coreError, elementCount } from './arguments.js';
+import {
+  cachedAttribute, cachedOutputShape, checkLength, coreError, elementCount,
+} from './arguments.js';
 import {
   checkOut, checkStringOutput, readAffineCall, readSampleCall,
 } from './call_arguments.js';
-import { bytesOf, newArray, typesOf } from './typed_arrays.js';
+import { bytesOf, newArray, stringsOfTags, typesOf } from './typed_arrays.js';
 
 // The runtime of the native backend (loader.js keeps it): the addon, the dtypes it has, and the
 // threads a call may use (init's numThreads, at most the hardware's).
@@ -23,6 +25,7 @@ export function nativeRuntime(addon, requestedThreads) {
     modes: new Map(),
     paddings: new Map(),
     layouts: new Map(),
+    lastShapes: null,  // cachedOutputShape's
   };
 }
 
@@ -56,7 +59,9 @@ export function gridSampleNative(runtime, x, grid, options) {
   const { xt, gt, mode, paddingMode, alignCorners, layout, out, threads } =
       readSampleCall(runtime, x, grid, options);
   const layoutValue = attribute(runtime, runtime.layouts, addon.parseLayout, layout);
-  const yDims = checked(runtime, addon.outputShape(xt.dims, gt.dims, layoutValue));
+  const yDims = cachedOutputShape(runtime, xt.dims, gt.dims, layoutValue,
+                                 () => checked(runtime, addon.outputShape(xt.dims, gt.dims,
+                                                                          layoutValue)));
   checkLength('x', xt);
   checkLength('grid', gt);
   const modeValue = attribute(runtime, runtime.modes, addon.parseMode, mode);
@@ -64,10 +69,13 @@ export function gridSampleNative(runtime, x, grid, options) {
   const numThreads = threads || runtime.threads;
   if (xt.info.name === 'string') {
     checkStringOutput(out);
-    const data = checked(runtime, addon.gridSampleStrings(
-        xt.strings, xt.dims, gt.bytes, gt.info.id, gt.dims, yDims, modeValue, paddingValue,
-        alignCorners, layoutValue, numThreads));
-    return { data, dims: yDims, type: 'string' };
+    const tagCount = elementCount(yDims);
+    const tags = newArray('Uint32Array', tagCount, tagCount * 4, 'the output strings\' tags');
+    const code = addon.gridSampleStrings(xt.dims, gt.bytes, gt.info.id, gt.dims, yDims, tags,
+                                         modeValue, paddingValue, alignCorners, layoutValue,
+                                         numThreads);
+    if (code !== 0) throw fail(runtime, code);
+    return { data: stringsOfTags(xt.strings, tags), dims: yDims, type: 'string' };
   }
   const yCount = elementCount(yDims) * xt.info.parts;
   let y;

@@ -76,3 +76,11 @@ export function newArray(array, count, bytes, what) {
                          'allocate now');
   }
 }
+
+// Y's strings from the tags the core gave for them (bindings/string_tags.h): tag i + 1 is X's
+// string i, tag 0 "" (padding).
+export function stringsOfTags(strings, tags) {
+  const y = new Array(tags.length);
+  for (let i = 0; i < tags.length; ++i) y[i] = tags[i] === 0 ? '' : strings[tags[i] - 1];
+  return y;
+}

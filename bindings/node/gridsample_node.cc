@@ -19,12 +19,15 @@
 #include <vector>
 
 #include "gridsample/gridsample.h"
+#include "string_tags.h"
 #include "thread_pool.h"
 
 namespace gridsample {
 namespace {
 
-std::string last_message;  // of the last failure (calls come from the one JS thread)
+// Of the last failure on this thread: each worker_threads Worker that loads the package calls
+// on a thread of its own.
+thread_local std::string last_message;
 
 int Report(const Status& status) {
   if (!status.ok()) last_message = status.message();
@@ -63,10 +66,13 @@ Napi::Value DimsOrCode(Napi::Env env, Shape&& shape) {
   return array;
 }
 
-// The bytes of a typed array, where they are.
+// The bytes of a typed array, where they are. Node-API gives them for a view of any buffer; the
+// view's ArrayBuffer() would refuse a SharedArrayBuffer.
 void* DataOf(const Napi::Value& value) {
-  const Napi::TypedArray array = value.As<Napi::TypedArray>();
-  return static_cast<uint8_t*>(array.ArrayBuffer().Data()) + array.ByteOffset();
+  void* data = nullptr;
+  const napi_status status =
+      napi_get_typedarray_info(value.Env(), value, nullptr, nullptr, &data, nullptr, nullptr);
+  return status == napi_ok ? data : nullptr;
 }
 
 int IntOf(const Napi::Value& value) { return value.As<Napi::Number>().Int32Value(); }
@@ -135,30 +141,18 @@ Napi::Value GridSampleJs(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), code);
 }
 
-// X of strings: (xStrings, xDims, grid, gridType, gridDims, yDims, mode, padding, alignCorners,
-// layout, numThreads) → Y's strings, or the StatusCode.
+// X of strings: (xDims, grid, gridType, gridDims, yDims, yTags, mode, padding, alignCorners,
+// layout, numThreads) → the StatusCode; Y's tags (string_tags.h) written into the Uint32Array
+// yTags, which the wrapper maps back to X's strings.
 Napi::Value GridSampleStringsJs(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  std::vector<std::string> y_data;
   const int code = Guarded([&] {
-    const Napi::Array strings = info[0].As<Napi::Array>();
-    std::vector<std::string> x_data(strings.Length());
-    for (uint32_t i = 0; i < x_data.size(); ++i) {
-      x_data[i] = strings.Get(i).As<Napi::String>().Utf8Value();
-    }
-    const std::vector<int64_t> x = Dims(info[1]), grid = Dims(info[4]), y = Dims(info[5]);
-    size_t y_count = 1;  // Y's dims came from OutputShape
-    for (int64_t extent : y) y_count *= static_cast<size_t>(extent);
-    y_data.resize(y_count);
-    return GridSample(
-        TensorView{DType::kString, x_data.data(), x.data(), x.size()},
-        TensorView{static_cast<DType>(IntOf(info[3])), DataOf(info[2]), grid.data(), grid.size()},
-        MutableTensorView{DType::kString, y_data.data(), y.data(), y.size()}, MakeOptions(info, 6));
+    const std::vector<int64_t> x = Dims(info[0]), grid = Dims(info[3]), y = Dims(info[4]);
+    return GridSampleStringTags(
+        x,
+        TensorView{static_cast<DType>(IntOf(info[2])), DataOf(info[1]), grid.data(), grid.size()},
+        y, MakeOptions(info, 6), static_cast<uint32_t*>(DataOf(info[5])));
   });
-  if (code != 0) return Napi::Number::New(env, code);
-  Napi::Array out = Napi::Array::New(env, y_data.size());
-  for (uint32_t i = 0; i < y_data.size(); ++i) out.Set(i, y_data[i]);
-  return out;
+  return Napi::Number::New(info.Env(), code);
 }
 
 // (thetaDims, size) → the grid's dims, or the StatusCode.

@@ -91,7 +91,7 @@ describe('demo page', { skip }, () => {
   const problems = [];  // console errors, page errors, requests beyond the server
 
   before(async () => {
-    await init();
+    await init({ backend: 'wasm' });  // the page's backend: the same bits
     server = await startServer({ PORT: '0' });
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true,

@@ -14,11 +14,15 @@ import { gridSample } from 'gridsample';
 
 export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-// The backend of the suites that run on both (vectors, affine_grid): GRIDSAMPLE_TEST_BACKEND,
-// "wasm" by default; scripts/test.sh runs them once more with "native" where the package has an
-// addon for this platform. Their init() takes initOptions.
+// The backend of the suites that run on both (vectors, affine_grid, api, hostile):
+// GRIDSAMPLE_TEST_BACKEND, "wasm" by default; scripts/test.sh runs them once more with "native"
+// where the package has an addon for this platform. Their init() takes initOptions. What only
+// the WebAssembly backend has (its heap and its limits) is checked in the wasm run: `wasmOnly`
+// is the reason such a test gives for not running on the native one.
 export const testBackend = process.env.GRIDSAMPLE_TEST_BACKEND ?? 'wasm';
 export const initOptions = { backend: testBackend };
+export const wasmOnly = testBackend === 'wasm' ? false :
+    'the WebAssembly heap and its limits: checked in the wasm run';
 export const dataDir = path.join(repo, 'tests', 'data');
 export const distDir = path.join(repo, 'dist');
 
@@ -51,19 +55,26 @@ export function heapState() {
   return { inUse: module.heapInUse(), probe };
 }
 
+// body(), which must leave the WebAssembly heap and memory as it found them (the native backend
+// has neither); returns what body returns.
+export function keepsHeap(body) {
+  if (testBackend !== 'wasm') return body();
+  const before = { ...heapState(), memory: memoryBytes() };
+  const result = body();
+  assert.deepEqual({ ...heapState(), memory: memoryBytes() }, before, 'the heap as it was');
+  return result;
+}
+
 // `call` must throw an ErrorClass (exactly) whose message starts with "gridsample: " and
-// matches `message`, leave the WebAssembly heap as it was (the native backend has none), and
-// the next call must compute the spec's example.
+// matches `message`, leave the WebAssembly heap as it was (keepsHeap), and the next call must
+// compute the spec's example.
 export function assertRefused(call, ErrorClass, message) {
-  const wasm = testBackend === 'wasm';
-  const before = wasm ? heapState() : null;
-  assert.throws(call, (error) => {
+  keepsHeap(() => assert.throws(call, (error) => {
     assert.equal(error.constructor, ErrorClass, `${error.constructor.name}: ${error.message}`);
     assert.match(error.message, message);
     assert.match(error.message, /^gridsample: /);
     return true;
-  });
-  if (wasm) assert.deepEqual(heapState(), before);
+  }));
   const { x, grid, y } = specExample();
   assert.ok(closeTo(gridSample(x, grid).data, y), 'the next call computes the spec example');
 }

@@ -55,7 +55,7 @@ test('Node import: gridSample before init() throws; init() is cached and shared'
                                  row: example() }));
   `);
   assert.match(result.early,
-               /^Error: gridsample: the WebAssembly module is not loaded: call init\(\)/);
+               /^Error: gridsample: not loaded yet: call init\(\)/);
   assert.equal(result.same, true);
   assert.deepEqual(result.values, [null, null, null]);  // undefined → null in JSON
   assert.equal(result.later, true);

@@ -1,8 +1,10 @@
 // The native backend (bindings/node/, bindings/js/native.js) against the WebAssembly one: the
 // backend init() reports, the same outcome (the result's bits, or the error's class and
-// message) for the same calls, bad ones included, an `out` that shares X's memory, and a
-// package without the addon, which asked for it rejects and by default runs WebAssembly.
-// (The vector and AffineGrid suites run on both backends too: scripts/test.sh.)
+// message) for the same calls, bad ones included, an `out` that shares X's memory, the default
+// (native where the addon loads; the wasm module's options ask for WebAssembly), worker_threads
+// Workers calling beside the main thread, and a package whose addon is broken or missing, which
+// asked for it rejects and by default runs WebAssembly. (The vector, AffineGrid, API and
+// hostile-input suites run on both backends too: scripts/test.sh.)
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -95,6 +97,112 @@ describe('the native backend', { skip }, () => {
     `);
     assert.deepEqual(result.shared, result.fresh);
   });
+
+  test('by default where the addon loads; the wasm module\'s options ask for WebAssembly',
+       async () => {
+    const result = await scenario(`const gs = require('gridsample');`, `
+      await gs.init();
+      const first = gs.backend();
+      const row = example();
+      console.log(JSON.stringify({ first, row }));
+    `, { cjs: true });
+    assert.equal(result.first, 'native');
+    assert.deepEqual(result.row, [0, 0.15, 0.55, 0.95, 1.35, 0.75]);
+    for (const option of ['wasmBinary: bytes', 'locateFile: () => file', 'wasmModule: module']) {
+      const asked = await scenario(
+          `import * as gs from 'gridsample';\nimport fs from 'node:fs';`, `
+        const file = ${JSON.stringify(path.join(distDir, 'gridsample.wasm'))};
+        const bytes = fs.readFileSync(file);
+        const module = await WebAssembly.compile(bytes);
+        let contradiction;
+        try { await gs.init({ ${option}, backend: 'native' }); }
+        catch (e) { contradiction = e.constructor.name + ': ' + e.message; }
+        await gs.init({ ${option} });
+        console.log(JSON.stringify({ contradiction, backend: gs.backend(), row: example() }));
+      `);
+      const name = option.split(':')[0];
+      assert.equal(asked.contradiction, `TypeError: init: options.${name} is an option of the ` +
+                                        '"wasm" backend, not of "native"');
+      assert.equal(asked.backend, 'wasm', option);
+      assert.deepEqual(asked.row, result.row, option);
+    }
+  });
+
+  test('in worker_threads Workers at once, beside the main thread: each its own errors',
+       async () => {
+    // Each Worker loads the addon into its own environment; the message of a failure is the
+    // failing thread's, whatever the others do meanwhile.
+    const result = await scenario(`import * as gs from 'gridsample';
+      import { Worker } from 'node:worker_threads';`, `
+      const body = \`
+        const { parentPort, workerData } = require('node:worker_threads');
+        const gs = require('gridsample');
+        gs.init().then(() => {
+          const x = { data: new Float32Array([1, 2, 3, 4]), dims: [1, 1, 2, 2] };
+          const grid = { data: new Float32Array([0.25, -0.5]), dims: [1, 1, 1, 2] };
+          const messages = new Set();
+          let value;
+          for (let i = 0; i < 2000; ++i) {
+            value = gs.gridSample(x, grid).data[0];
+            try { gs.gridSample(x, grid, { mode: 'area' + workerData }); }
+            catch (e) { messages.add(e.message); }
+          }
+          parentPort.postMessage({ backend: gs.backend(), value, messages: [...messages] });
+        });\`;
+      const workers = [1, 2, 3].map(
+          (n) => new Worker(body, { eval: true, workerData: n, execArgv: [] }));
+      const replies = workers.map((w) => new Promise((resolve, reject) => {
+        w.once('message', resolve);
+        w.once('error', reject);
+      }));
+      await gs.init();
+      const main = gs.gridSample({ data: new Float32Array([1, 2, 3, 4]), dims: [1, 1, 2, 2] },
+                                 { data: new Float32Array([0.25, -0.5]), dims: [1, 1, 1, 2] });
+      const results = await Promise.all(replies);
+      await Promise.all(workers.map((w) => w.terminate()));
+      console.log(JSON.stringify({ main: main.data[0], results }));
+    `);
+    assert.equal(result.results.length, 3);
+    result.results.forEach(({ backend, value, messages }, i) => {
+      assert.equal(backend, 'native');
+      assert.equal(value, result.main);
+      assert.deepEqual(messages,
+                       [`gridsample: mode: unknown value "area${i + 1}"; expected linear, ` +
+                        'nearest, cubic, bilinear or bicubic']);
+    });
+  });
+
+  // A copy of dist/ whose addon is broken or missing, in which init() asked for the native
+  // backend must reject saying why, and by default load WebAssembly.
+  for (const [what, spoil, why] of [
+    ['an addon that does not load',
+     (copy) => fs.writeFileSync(path.join(copy, 'native', platform, 'gridsample.node'), 'junk'),
+     /gridsample\.node does not load: /],
+    ['without the addon',
+     (copy) => fs.rmSync(path.join(copy, 'native'), { recursive: true }),
+     new RegExp(`: the package has no addon for ${platform}$`)],
+  ]) {
+    test(`${what}: asked for, init() rejects saying why; by default, WebAssembly`, async () => {
+      const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'gridsample-addon-'));
+      try {
+        fs.cpSync(distDir, copy, { recursive: true });
+        spoil(copy);
+        const result = await scenario(
+            `const gs = require(${JSON.stringify(copy)} + '/index.cjs');`, `
+          let refused;
+          try { await gs.init({ backend: 'native' }); } catch (e) { refused = e.message; }
+          await gs.init();
+          console.log(JSON.stringify({ refused, backend: gs.backend(), row: example() }));
+        `, { cjs: true });
+        assert.match(result.refused, /^gridsample: init: the native backend is not available: /);
+        assert.match(result.refused, why);
+        assert.equal(result.backend, 'wasm');
+        assert.deepEqual(result.row, [0, 0.15, 0.55, 0.95, 1.35, 0.75]);
+      } finally {
+        fs.rmSync(copy, { recursive: true, force: true });
+      }
+    });
+  }
 
   test('without the addon: asked for, init() rejects saying why; by default, WebAssembly',
        async () => {

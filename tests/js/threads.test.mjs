@@ -16,7 +16,7 @@ import {
   specExample,
 } from './helpers.mjs';
 
-before(() => init());
+before(() => init({ backend: 'wasm' }));
 
 const cpus = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
 const threaded = cpus > 1 ? false : 'one CPU: init() starts no threads by default';
@@ -190,7 +190,7 @@ describe('init({ numThreads }) (each in a process of its own)', () => {
       // What a thread does as it starts is over by then: the heap stays as init() left it.
       const result = await scenario(NODE_ESM, `
         const before = gs.numThreads();
-        await gs.init({ numThreads: ${wanted} });
+        await gs.init({ backend: 'wasm', numThreads: ${wanted} });
         const heap = instance().module.heapInUse();
         await new Promise((resolve) => setTimeout(resolve, 300));
         console.log(JSON.stringify({ before, threads: gs.numThreads(),
@@ -205,7 +205,7 @@ describe('init({ numThreads }) (each in a process of its own)', () => {
 
   test('import and require share the threads; the process ends while they idle', async () => {
     const result = await scenario(`const gs = require('gridsample');`, `
-      await gs.init({ numThreads: 2 });
+      await gs.init({ backend: 'wasm', numThreads: 2 });
       const esm = await import('gridsample');
       console.log(JSON.stringify({ threads: esm.numThreads(), row: example() }));
     `, { cjs: true });
