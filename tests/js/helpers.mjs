@@ -24,9 +24,12 @@ export const initOptions = { backend: testBackend };
 export const wasmOnly = testBackend === 'wasm' ? false :
     'the WebAssembly heap and its limits: checked in the wasm run';
 export const dataDir = path.join(repo, 'tests', 'data');
-export const distDir = path.join(repo, 'dist');
 
 const require = createRequire(import.meta.url);
+// The package's dist/ as `import 'gridsample'` finds it: the repository's own (the package
+// names itself), or an installed copy for suites run from a project it is installed in
+// (pack.test.mjs).
+export const distDir = path.dirname(require.resolve('gridsample'));
 
 // `import 'gridsample'` and `require('gridsample')` in Node share the CommonJS core: its
 // moduleForTesting() is the instance the API uses ({ module, memory, workers }).

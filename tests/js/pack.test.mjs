@@ -115,17 +115,43 @@ test('installed in an empty project: import and require compute the spec example
   fs.writeFileSync(path.join(app, 'cjs.cjs'),
                    `const gs = require('gridsample');\n${compute}\nrun(gs);\n`);
   const { y, yDims } = specExample();
-  const backends = addonFiles.length > 0 ? ['wasm', 'native'] : ['wasm'];
+  // Each backend asked for, and the default (native where the package has an addon).
+  const backends = addonFiles.length > 0 ? ['wasm', 'native', undefined] : ['wasm', undefined];
   const runs = ['esm.mjs', 'cjs.cjs'].flatMap((script) => backends.map((b) => [script, b]));
   for (const [script, backend] of runs) {
-    const { stdout } = await run(process.execPath, [script, backend], { cwd: app, timeout: 60000 });
+    const { stdout } = await run(process.execPath, [script, ...(backend ? [backend] : [])],
+                                 { cwd: app, timeout: 60000 });
     const result = JSON.parse(stdout);
-    assert.equal(result.backend, backend, script);
+    assert.equal(result.backend, backend ?? (addonFiles.length > 0 ? 'native' : 'wasm'), script);
     assert.equal(result.version, manifest.version, script);
     assert.deepEqual(result.dims, yDims, script);
     assert.equal(result.type, 'float32', script);
     assert.ok(closeTo(result.data, y), `${script}: ${result.data}`);
   }
+});
+
+test('installed: the vector and hostile-input suites pass on its default backend',
+     async (t) => {
+  if (!app) return t.skip('the install test did not run');
+  // The suites, run from the project: `import 'gridsample'` there is the installed package.
+  const suites = path.join(app, 'tests', 'js');
+  fs.mkdirSync(suites, { recursive: true });
+  const files = ['helpers.mjs', 'vectors.test.mjs', 'hostile.test.mjs'];
+  for (const file of files) {
+    fs.copyFileSync(path.join(repo, 'tests', 'js', file), path.join(suites, file));
+  }
+  fs.symlinkSync(path.join(repo, 'tests', 'data'), path.join(app, 'tests', 'data'));
+  const backend = addonFiles.length > 0 ? 'native' : 'wasm';
+  const tests = files.slice(1).map((file) => path.join(suites, file));
+  const { stdout } = await run(process.execPath, ['--test', '--test-reporter=tap', ...tests], {
+    cwd: app, timeout: 600000, maxBuffer: 1 << 26,
+    // Without the runner's own NODE_TEST_CONTEXT, which would make the suites' runner report
+    // to this one's in its wire format.
+    env: { ...process.env, NODE_TEST_CONTEXT: undefined, GRIDSAMPLE_TEST_BACKEND: backend },
+  });
+  const count = (what) => Number(new RegExp(`^# ${what} (\\d+)$`, 'm').exec(stdout)?.[1]);
+  assert.equal(count('fail'), 0);
+  assert.ok(count('pass') > 100, `${count('pass')} passed`);
 });
 
 test('TypeScript: the declarations resolve for import and require and type the API', async (t) => {
