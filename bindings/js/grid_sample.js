@@ -6,6 +6,7 @@ import { cachedOutputShape, checkLength, elementCount } from './arguments.js';
 import { checkOut, checkStringOutput, readSampleCall } from './call_arguments.js';
 import { alignUp, allocate, attribute, errorOf, heap, putDims, withDims } from './heap.js';
 import { MAX_HEAP_BYTES } from './limits.js';
+import { sampleOnChosenThreads } from './thread_choice.js';
 import { bytesOf, newArray, stringsOfTags } from './typed_arrays.js';
 
 // Fresh outputs of at least this many bytes are allocated, and their pages touched, while the
@@ -13,10 +14,6 @@ import { bytesOf, newArray, stringsOfTags } from './typed_arrays.js';
 // out writes them costs less than handing the call over.
 const BACKGROUND_OUTPUT_BYTES = 256 * 1024;
 const OS_PAGE_BYTES = 4096;  // the smallest page size of the platforms we run on
-// Calls with fewer outputs than this take all threads without timing (thread_choice.js): they
-// last microseconds, as long as the timing itself, and the core keeps most of them on one
-// thread anyway.
-const CHOSEN_THREADS_OUTPUTS = 4096;
 
 // Y's dims (cachedOutputShape), X's and the grid's on the heap at xAt and gridAt, and left on
 // the heap at yAt for the sampling call.
@@ -49,17 +46,8 @@ export function gridSampleWasm(runtime, x, grid, options) {
     const call = { xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, paddingValue, alignCorners,
                    layoutValue, out, threads };
     if (xt.info.name === 'string') return sampleStrings(runtime, call);
-    if (threads !== 0 || runtime.threadChooser === null ||
-        elementCount(yDims) < CHOSEN_THREADS_OUTPUTS) {
-      return sampleNumbers(runtime, call);
-    }
-    // No numThreads: the threads that were faster for calls like this one (thread_choice.js).
-    const signature = `${xt.info.name} ${xt.dims} ${gt.info.name} ${gt.dims} ${modeValue} ` +
-                      `${paddingValue} ${alignCorners} ${layoutValue} ${out === undefined}`;
-    const trial = runtime.threadChooser.start(signature);
-    const result = sampleNumbers(runtime, { ...call, threads: trial.threads });
-    runtime.threadChooser.finish(trial);
-    return result;
+    return sampleOnChosenThreads(runtime.threadChooser, call,
+                                 (chosen) => sampleNumbers(runtime, { ...call, threads: chosen }));
   });
 }
 

@@ -9,6 +9,7 @@ import {
 import {
   checkOut, checkStringOutput, readAffineCall, readSampleCall,
 } from './call_arguments.js';
+import { sampleOnChosenThreads, ThreadChooser } from './thread_choice.js';
 import { bytesOf, newArray, stringsOfTags, typesOf } from './typed_arrays.js';
 
 // The runtime of the native backend (loader.js keeps it): the addon, the dtypes it has, and the
@@ -16,11 +17,16 @@ import { bytesOf, newArray, stringsOfTags, typesOf } from './typed_arrays.js';
 export function nativeRuntime(addon, requestedThreads) {
   const types = typesOf(addon.dtypes());
   const hardware = addon.hardwareThreads();
+  const threads = Math.min(requestedThreads ?? hardware, hardware);
   return {
     backend: 'native',
     addon,
     types,
-    threads: Math.min(requestedThreads ?? hardware, hardware),
+    threads,
+    // The threads of calls without numThreads (thread_choice.js): on one machine a fresh
+    // output's page faults, taken by every thread at once, make a second thread cost more than
+    // it saves, on another not; null on one thread.
+    threadChooser: threads > 1 ? new ThreadChooser(threads) : null,
     typeMismatch: addon.StatusCode.kTypeMismatch,
     modes: new Map(),
     paddings: new Map(),
@@ -91,9 +97,11 @@ export function gridSampleNative(runtime, x, grid, options) {
   // `out` may share memory with X or the grid, which the core must read as they were.
   const xBytes = overlaps(xt.bytes, yBytes) ? xt.bytes.slice() : xt.bytes;
   const gridBytes = overlaps(gt.bytes, yBytes) ? gt.bytes.slice() : gt.bytes;
-  const code = addon.gridSample(xBytes, xt.info.id, xt.dims, gridBytes, gt.info.id, gt.dims,
-                                yBytes, yDims, modeValue, paddingValue, alignCorners, layoutValue,
-                                numThreads);
+  const call = { xt, gt, yDims, modeValue, paddingValue, alignCorners, layoutValue, out,
+                 threads };
+  const code = sampleOnChosenThreads(runtime.threadChooser, call, (chosen) => addon.gridSample(
+      xBytes, xt.info.id, xt.dims, gridBytes, gt.info.id, gt.dims, yBytes, yDims, modeValue,
+      paddingValue, alignCorners, layoutValue, chosen || runtime.threads));
   if (code !== 0) throw fail(runtime, code);
   return { data: y, dims: yDims, type: xt.info.name };
 }

@@ -7,6 +7,8 @@
 // writes into `out`) is timed on 1 thread and on all of them, alternately, and then runs on the
 // faster. Results do not depend on the thread count, so the choice can only move the time.
 
+import { elementCount } from './arguments.js';
+
 // Timed calls per candidate before the choice. The fastest of each decides: what slows single
 // calls (a fresh output's garbage collection and page faults, the host taking the core away)
 // only ever adds time, and several times a call's own on a shared machine, so that a median of
@@ -19,6 +21,9 @@ export const RECHECK_CALLS = 2000;
 export const FIRST_RECHECK_CALLS = 200;
 // Signatures remembered at once; the oldest is forgotten first.
 const MAX_SIGNATURES = 64;
+// Calls with fewer outputs than this take all threads without timing: they last microseconds,
+// as long as the timing itself, and the core keeps most of them on one thread anyway.
+const CHOSEN_THREADS_OUTPUTS = 4096;
 
 export class ThreadChooser {
   // `threads`: what init() started (more than 1); `now`: the clock, in milliseconds.
@@ -64,4 +69,21 @@ export class ThreadChooser {
       ++entry.choices;
     }
   }
+}
+
+// sample(threads) for a call of either backend: its own numThreads where it names one
+// (`threads`, else 0), else the threads `chooser` (null on one thread) found faster for calls
+// like it, which share its signature: its tensors' types and dims, its attributes' values, and
+// whether it writes into `out`.
+export function sampleOnChosenThreads(chooser, call, sample) {
+  const { xt, gt, yDims, modeValue, paddingValue, alignCorners, layoutValue, out, threads } = call;
+  if (threads !== 0 || chooser === null || elementCount(yDims) < CHOSEN_THREADS_OUTPUTS) {
+    return sample(threads);
+  }
+  const signature = `${xt.info.name} ${xt.dims} ${gt.info.name} ${gt.dims} ${modeValue} ` +
+                    `${paddingValue} ${alignCorners} ${layoutValue} ${out === undefined}`;
+  const trial = chooser.start(signature);
+  const result = sample(trial.threads);
+  chooser.finish(trial);
+  return result;
 }

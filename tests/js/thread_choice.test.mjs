@@ -1,7 +1,7 @@
 // The default thread count of a call (bindings/js/thread_choice.js), on a clock the test sets:
 // the chooser times 1 thread and all threads alternately, then keeps the faster, times them
 // again after enough calls, keeps each signature's choice apart, and forgets the oldest
-// signature first.
+// signature first; and how both backends' calls use it (sampleOnChosenThreads).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 
 import { repo } from './helpers.mjs';
 
-const { FIRST_RECHECK_CALLS, RECHECK_CALLS, ThreadChooser, TRIALS } =
+const { FIRST_RECHECK_CALLS, RECHECK_CALLS, sampleOnChosenThreads, ThreadChooser, TRIALS } =
     await import(pathToFileURL(path.join(repo, 'bindings/js/thread_choice.js')).href);
 
 // A chooser of 1 or 4 threads whose calls take `cost(threads, signature)` ms each.
@@ -74,4 +74,27 @@ test('each signature has its own choice; the oldest of 64 is forgotten', () => {
   for (let i = 0; i < 63; ++i) call(`other ${i}`);  // 'small' is now the oldest of 65
   assert.equal(call('small'), 1, 'timed again from the start: 1 thread first');
   assert.equal(call('small'), 4);
+});
+
+test('a call: its own numThreads, all threads when small, else chosen per signature', () => {
+  let now = 0;
+  const threadChooser = new ThreadChooser(4, () => now);
+  const tensor = (dims) => ({ info: { name: 'float32' }, dims });
+  const call = (yDims, threads, out) => ({
+    xt: tensor([1, 1, 64, 64]), gt: tensor([1, ...yDims.slice(2), 2]), yDims, modeValue: 0,
+    paddingValue: 0, alignCorners: false, layoutValue: 0, out, threads,
+  });
+  // The threads each call ran on, where 1 thread takes 1 ms and 4 threads 3 ms.
+  const run = (c) => sampleOnChosenThreads(threadChooser, c, (threads) => {
+    now += threads === 1 ? 1 : 3;
+    return threads;
+  });
+  assert.equal(run(call([1, 1, 64, 64], 2)), 2);
+  assert.equal(run(call([1, 1, 8, 8], 0)), 0);  // 0: all of them, untimed
+  const large = call([1, 1, 64, 64], 0);
+  for (let i = 0; i < 2 * TRIALS; ++i) run(large);
+  assert.equal(run(large), 1);
+  // Into `out`: a signature of its own, timed afresh.
+  assert.deepEqual([run(call([1, 1, 64, 64], 0, {})), run(call([1, 1, 64, 64], 0, {}))], [1, 4]);
+  assert.equal(sampleOnChosenThreads(null, large, (threads) => threads), 0);
 });
