@@ -16,8 +16,9 @@
 #   6. find_package  install the release build into a temporary prefix and build and run
 #                    tests/find_package against it, as another CMake project would
 #   7. wasm          the npm package: the Emscripten build into dist/ (scripts/build_wasm.sh,
-#                    $BUILD_ROOT/wasm) and this platform's Node.js addon into dist/native/
-#                    (scripts/build_addon.sh, $BUILD_ROOT/addon)
+#                    $BUILD_ROOT/wasm) and the Node.js addons into dist/native/
+#                    (scripts/build_addon.sh): this platform's ($BUILD_ROOT/addon) and
+#                    linux-arm64's, cross-built ($BUILD_ROOT/addon-arm64)
 #   8. js            the package's node:test suites (tests/js/): the native reference's vectors
 #                    and the golden file through the JS API, loading, errors, hostile inputs,
 #                    memory, threads, the native backend against WebAssembly, npm pack, publish
@@ -26,6 +27,10 @@
 #                    against the package in Node; the vector and AffineGrid suites once more on
 #                    the native backend; beside them, the fuzzer for $FUZZ_SECONDS (default 60)
 #                    seconds (scripts/fuzz.sh), one test
+#   9. js-arm64      the native backend on linux-arm64: the native-backend suite and the vector
+#                    and AffineGrid suites on the native backend, in Debian's Node.js 18 for arm64
+#                    under qemu-aarch64 (scripts/node_arm64.sh), with NEON alone and with SVE at
+#                    512 bits, each checked to run the kernels on its target
 # Build folders live in $BUILD_ROOT (default: build/) and are reused between runs.
 set -euo pipefail
 
@@ -70,10 +75,11 @@ run_ctest() {
 stage bootstrap "Debian packages and the npm devDependencies"
 # Every stage's packages in one apt-get run: the aarch64 cross toolchain, qemu and Highway for
 # arm64; clang-14 and its sanitizer and libFuzzer runtimes; clang-format; Emscripten and
-# Chromium.
+# Chromium; the JavaScript that the arm64 Node.js reads from /usr/share/nodejs
+# (scripts/node_arm64.sh).
 # On an arm64 machine the native g++ is aarch64-linux-gnu-g++ already (and libhwy-dev native).
 packages=(qemu-user libhwy-dev:arm64 clang-14 libclang-rt-14-dev clang-format-14 emscripten
-          chromium)
+          chromium libc6:arm64 libstdc++6:arm64 node-acorn node-cjs-module-lexer node-undici)
 [ "$(dpkg --print-architecture)" = arm64 ] || packages+=(g++-aarch64-linux-gnu)
 bash scripts/bootstrap.sh "${packages[@]}"
 # The devDependencies (esbuild, onnxruntime-web, playwright-core, typescript, vite) download
@@ -194,8 +200,9 @@ if [ -n "$npm_install" ] && ! wait "$npm_install"; then
   exit 1
 fi
 SKIP_BOOTSTRAP=1 bash scripts/build_wasm.sh
-# The Node.js addon for this platform ($BUILD_ROOT/addon; the package's prepack builds it too).
+# The Node.js addons ($BUILD_ROOT/addon and addon-arm64; the package's prepack builds them too).
 bash scripts/build_addon.sh
+bash scripts/build_addon.sh linux-arm64
 stage_done wasm
 
 stage js "node:test suites of the package (tests/js/), and libFuzzer beside them"
@@ -217,6 +224,43 @@ wait "$fuzz" || { cat "$BUILD_ROOT/fuzz-stage.log" >&2; exit 1; }
 cat "$BUILD_ROOT/fuzz-stage.log"
 tests_run=$((tests_run + 1))
 stage_done js
+
+stage js-arm64 "the linux-arm64 addon in Node.js for arm64 under qemu-aarch64"
+# Debian's Node.js 18 for arm64, downloaded and unpacked into $BUILD_ROOT/node-arm64 on the first
+# run, before the jobs share it.
+SKIP_BOOTSTRAP=1 bash scripts/node_arm64.sh -p "'node ' + process.version + ', ' + process.arch"
+# The emulated CPUs, as in the aarch64 stage: NEON alone, and SVE at 512 bits (qemu's default),
+# where Highway picks SVE2; native.test.mjs checks that the addon's kernels run that target. A
+# job is "name|QEMU_CPU|target", running each suite in a node of its own (not `node --test`:
+# node_arm64.sh says why).
+arm64_jobs=("sve512|max|SVE2" "neon|max,sve=off|NEON")
+run_arm64_job() {
+  local name cpu target suite log start=$SECONDS
+  IFS='|' read -r name cpu target <<<"$1"
+  for suite in native vectors affine_grid; do
+    log=$BUILD_ROOT/node-arm64/logs/$name-$suite.log
+    if ! QEMU_CPU=$cpu GRIDSAMPLE_TEST_BACKEND=native GRIDSAMPLE_TEST_KERNEL_TARGET=$target \
+         SKIP_BOOTSTRAP=1 timeout 900 bash scripts/node_arm64.sh --test-reporter=spec \
+         "tests/js/$suite.test.mjs" >"$log" 2>&1; then
+      printf -- '-- %s FAILED (QEMU_CPU=%s, tests/js/%s.test.mjs); its log %s ends:\n' \
+        "$name" "$cpu" "$suite" "$log" >&2
+      tail -n 60 "$log" >&2
+      return 1
+    fi
+  done
+  printf -- '-- %s (QEMU_CPU=%s, kernels on %s), %ss: %s tests passed\n' "$name" "$cpu" \
+    "$target" "$((SECONDS - start))" \
+    "$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$BUILD_ROOT/node-arm64/logs/$name"-*.log |
+       awk '{ n += $1 } END { print n + 0 }')"
+}
+export -f run_arm64_job
+mkdir -p "$BUILD_ROOT/node-arm64/logs"
+rm -f "$BUILD_ROOT"/node-arm64/logs/*.log
+printf '%s\0' "${arm64_jobs[@]}" | xargs -0 -P "$jobs" -I{} bash -c 'run_arm64_job "$1"' _ {}
+count=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$BUILD_ROOT"/node-arm64/logs/*.log |
+          awk '{ n += $1 } END { print n + 0 }')
+tests_run=$((tests_run + count))
+stage_done js-arm64
 
 printf -v summary '%s, ' "${times[@]}"
 printf '\n== summary: %stotal %ss\n' "$summary" "$SECONDS"

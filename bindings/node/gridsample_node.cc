@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "gridsample/gridsample.h"
+#include "rows.h"
 #include "string_tags.h"
 #include "thread_pool.h"
 
@@ -185,6 +186,12 @@ Napi::Value HardwareThreadsJs(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(HardwareThreads()));
 }
 
+// The SIMD target Highway dispatches the kernels to on this CPU ("AVX3", "NEON", "SVE2", ...),
+// for the package's tests: that a cross-built addon runs the target its emulated CPU has.
+Napi::Value KernelTargetJs(const Napi::CallbackInfo& info) {
+  return Napi::String::New(info.Env(), KernelTargetName());
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   Napi::Object codes = Napi::Object::New(env);
   codes.Set("kOk", static_cast<double>(StatusCode::kOk));
@@ -205,6 +212,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("affineGrid", Napi::Function::New(env, AffineGridJs));
   exports.Set("lastMessage", Napi::Function::New(env, LastMessageJs));
   exports.Set("hardwareThreads", Napi::Function::New(env, HardwareThreadsJs));
+  exports.Set("kernelTarget", Napi::Function::New(env, KernelTargetJs));
   return exports;
 }
 

@@ -272,7 +272,8 @@ export function closeTo(actual, expected, tol = 1e-5) {
 // A scenario in a Node.js process of its own (the instance and its init() state are per
 // process): an ES module (or, with cjs, a CommonJS script) of `header`, then `example()`, which
 // returns the spec example's first row (EXAMPLE_ROW) through the module bound to `gs`, then
-// `body`, which prints one JSON value; returns that value.
+// `body`, which prints one JSON value; returns that value. The process runs this one's node, or
+// GRIDSAMPLE_TEST_NODE's where that cannot start itself (scripts/node_arm64.sh, under qemu).
 export const EXAMPLE_ROW = [0, 0.15, 0.55, 0.95, 1.35, 0.75];
 const EXAMPLE = `
   const steps = [-1, -0.6, -0.2, 0.2, 0.6, 1];
@@ -287,6 +288,7 @@ export async function scenario(header, body, { cjs = false } = {}) {
                      `console.error(e); process.exit(1); });` :
       `${header}\n${EXAMPLE}\n${body}`;
   const args = cjs ? ['-e', code] : ['--input-type=module', '-e', code];
-  const { stdout } = await run(process.execPath, args, { cwd: repo, timeout: 60000 });
+  const node = process.env.GRIDSAMPLE_TEST_NODE || process.execPath;
+  const { stdout } = await run(node, args, { cwd: repo, timeout: 60000 });
   return JSON.parse(stdout);
 }

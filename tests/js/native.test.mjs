@@ -2,20 +2,25 @@
 // backend init() reports, the same outcome (the result's bits, or the error's class and
 // message) for the same calls, bad ones included, an `out` that shares X's memory, the default
 // (native where the addon loads; the wasm module's options ask for WebAssembly), worker_threads
-// Workers calling beside the main thread, and a package whose addon is broken or missing, which
-// asked for it rejects and by default runs WebAssembly. (The vector, AffineGrid, API and
-// hostile-input suites run on both backends too: scripts/test.sh.)
+// Workers calling beside the main thread, a package whose addon is broken or missing, which
+// asked for it rejects and by default runs WebAssembly, and the SIMD target the addon's kernels
+// run. (The vector, AffineGrid, API and hostile-input suites run on both backends too:
+// scripts/test.sh, which also runs this suite on linux-arm64 under qemu.)
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { distDir, scenario } from './helpers.mjs';
+import { distDir, scenario, testBackend } from './helpers.mjs';
 
 const platform = `${process.platform}-${process.arch}`;
 const addon = path.join(distDir, 'native', platform, 'gridsample.node');
-const skip = fs.existsSync(addon) ? false : `no addon for ${platform} in dist/native`;
+// A platform without an addon skips the suite, unless the native backend is what is tested
+// (GRIDSAMPLE_TEST_BACKEND=native): then a missing addon fails it.
+const skip = fs.existsSync(addon) || testBackend === 'native' ? false :
+    `no addon for ${platform} in dist/native`;
 
 // Calls, as source text, whose outcomes both backends must give alike: good calls of several
 // kinds, and calls each argument check refuses (in the order the checks run).
@@ -71,6 +76,15 @@ function outcomes(backend) {
 }
 
 describe('the native backend', { skip }, () => {
+  test('runs the kernels on the SIMD target GRIDSAMPLE_TEST_KERNEL_TARGET names, if it is set',
+       () => {
+    // scripts/test.sh names the target each emulated ARM CPU has (QEMU_CPU): NEON, SVE2.
+    const target = createRequire(import.meta.url)(addon).kernelTarget();
+    assert.match(target, /^[A-Z][A-Z0-9_]+$/);
+    const expected = process.env.GRIDSAMPLE_TEST_KERNEL_TARGET;
+    if (expected) assert.equal(target, expected);
+  });
+
   test('gives every call the WebAssembly backend’s outcome: bits, or error and message',
        async () => {
     const [native, wasm] = await Promise.all([outcomes('native'), outcomes('wasm')]);

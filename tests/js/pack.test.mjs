@@ -22,12 +22,14 @@ let packed;
 let app;  // the empty project the tarball is installed into (by the install test)
 // The repository's package.json, which `npm pack` packed.
 const manifest = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8'));
-// The platforms the package has a prebuilt Node.js addon for (scripts/build_addon.sh), this
-// machine's being built by prepack.
+// The platforms the package has a prebuilt Node.js addon for (scripts/build_addon.sh): prepack
+// builds this machine's and cross-builds linux-arm64's, on a Linux machine of either.
 const platform = `${process.platform}-${process.arch}`;
-const ADDON_PLATFORMS = ['linux-x64'];
-const addonFiles = ADDON_PLATFORMS.includes(platform) ?
-    [`dist/native/${platform}/gridsample.node`, `dist/native/${platform}/libhwy.so.1`] : [];
+const ADDON_PLATFORMS = ['linux-x64', 'linux-arm64'];
+const addonPlatforms = ADDON_PLATFORMS.includes(platform) ?
+    [...new Set([platform, 'linux-arm64'])] : [];
+const addonFiles = addonPlatforms.flatMap(
+    (p) => [`dist/native/${p}/gridsample.node`, `dist/native/${p}/libhwy.so.1`]);
 
 before(async () => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'gridsample-pack-'));
@@ -116,13 +118,14 @@ test('installed in an empty project: import and require compute the spec example
                    `const gs = require('gridsample');\n${compute}\nrun(gs);\n`);
   const { y, yDims } = specExample();
   // Each backend asked for, and the default (native where the package has an addon).
-  const backends = addonFiles.length > 0 ? ['wasm', 'native', undefined] : ['wasm', undefined];
+  const hasAddon = addonPlatforms.includes(platform);
+  const backends = hasAddon ? ['wasm', 'native', undefined] : ['wasm', undefined];
   const runs = ['esm.mjs', 'cjs.cjs'].flatMap((script) => backends.map((b) => [script, b]));
   for (const [script, backend] of runs) {
     const { stdout } = await run(process.execPath, [script, ...(backend ? [backend] : [])],
                                  { cwd: app, timeout: 60000 });
     const result = JSON.parse(stdout);
-    assert.equal(result.backend, backend ?? (addonFiles.length > 0 ? 'native' : 'wasm'), script);
+    assert.equal(result.backend, backend ?? (hasAddon ? 'native' : 'wasm'), script);
     assert.equal(result.version, manifest.version, script);
     assert.deepEqual(result.dims, yDims, script);
     assert.equal(result.type, 'float32', script);
@@ -141,7 +144,7 @@ test('installed: the vector and hostile-input suites pass on its default backend
     fs.copyFileSync(path.join(repo, 'tests', 'js', file), path.join(suites, file));
   }
   fs.symlinkSync(path.join(repo, 'tests', 'data'), path.join(app, 'tests', 'data'));
-  const backend = addonFiles.length > 0 ? 'native' : 'wasm';
+  const backend = addonPlatforms.includes(platform) ? 'native' : 'wasm';
   const tests = files.slice(1).map((file) => path.join(suites, file));
   const { stdout } = await run(process.execPath, ['--test', '--test-reporter=tap', ...tests], {
     cwd: app, timeout: 600000, maxBuffer: 1 << 26,

@@ -7,10 +7,11 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 
-import { gridSample, init } from 'gridsample';
+import { backend, gridSample, init } from 'gridsample';
 
 import {
-  closeTo, dataDir, firstMismatch, initOptions, readVectors, registry, sameBits, toChannelsLast,
+  closeTo, dataDir, firstMismatch, initOptions, readVectors, registry, sameBits, testBackend,
+  toChannelsLast,
 } from './helpers.mjs';
 
 const referenceCases = readVectors(path.join(dataDir, 'reference_vectors.txt'));
@@ -35,6 +36,10 @@ function show(values, at) {
 }
 
 before(() => init(initOptions));
+
+test('runs on the backend GRIDSAMPLE_TEST_BACKEND names (default: wasm)', () => {
+  assert.equal(backend(), testBackend);
+});
 
 describe('reference vectors (native scalar reference vs the wasm build)', () => {
   test('the file covers every dtype of the registry, ranks 1-4, every mode/padding/align', () => {
