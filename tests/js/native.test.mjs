@@ -217,27 +217,4 @@ describe('the native backend', { skip }, () => {
       }
     });
   }
-
-  test('without the addon: asked for, init() rejects saying why; by default, WebAssembly',
-       async () => {
-    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'gridsample-no-addon-'));
-    try {
-      for (const name of fs.readdirSync(distDir)) {
-        if (name !== 'native') fs.cpSync(path.join(distDir, name), path.join(copy, name));
-      }
-      const result = await scenario(`const gs = require(${JSON.stringify(copy)} + '/index.cjs');`,
-                                    `
-        let refused;
-        try { await gs.init({ backend: 'native' }); } catch (e) { refused = e.message; }
-        await gs.init();
-        console.log(JSON.stringify({ refused, backend: gs.backend(), row: example() }));
-      `, { cjs: true });
-      const why = `the package has no addon for ${platform}`;
-      assert.equal(result.refused, `gridsample: init: the native backend is not available: ${why}`);
-      assert.equal(result.backend, 'wasm');
-      assert.deepEqual(result.row, [0, 0.15, 0.55, 0.95, 1.35, 0.75]);
-    } finally {
-      fs.rmSync(copy, { recursive: true, force: true });
-    }
-  });
 });
