@@ -24,8 +24,8 @@
 #                    memory, threads, the native backend against WebAssembly, npm pack, publish
 #                    --dry-run and install, headless Chromium (static server, cross-origin
 #                    isolated and not, and a Vite build), and the demo page (web/) in Chromium
-#                    against the package in Node; the vector and AffineGrid suites once more on
-#                    the native backend; beside them, the fuzzer for $FUZZ_SECONDS (default 60)
+#                    against the package in Node; the vector, AffineGrid, API and hostile-input
+#                    suites once more on the native backend; beside them, the fuzzer for $FUZZ_SECONDS (default 60)
 #                    seconds (scripts/fuzz.sh), one test
 #   9. js-arm64      the native backend on linux-arm64: the native-backend suite and the vector
 #                    and AffineGrid suites on the native backend, in Debian's Node.js 18 for arm64
@@ -214,7 +214,7 @@ fuzz=$!
 node --test --test-reporter=spec tests/js/ 2>&1 | tee "$BUILD_ROOT/js-test.log"
 count=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$BUILD_ROOT/js-test.log" | tail -n 1)
 tests_run=$((tests_run + ${count:-0}))
-# The suites that hold both backends to the same vectors, once more on the native one.
+# The suites that hold both backends to the same vectors and errors, once more on the native one.
 GRIDSAMPLE_TEST_BACKEND=native node --test --test-reporter=spec tests/js/vectors.test.mjs \
   tests/js/api.test.mjs tests/js/hostile.test.mjs \
   tests/js/affine_grid.test.mjs 2>&1 | tee "$BUILD_ROOT/js-native-test.log"
