@@ -28,7 +28,7 @@ export function init(options?: {
   numThreads?: number;
   /**
    * "native": the C++ core through Node-API, in Node.js on a platform the package has an addon
-   * for (linux-x64, linux-arm64; glibc 2.36 or later), with the same API, results and errors,
+   * for (linux-x64, linux-arm64; glibc 2.34 or later), with the same API, results and errors,
    * several times as fast; "wasm": the WebAssembly module. By default native where its addon
    * loads, else wasm; locateFile, wasmModule or wasmBinary ask for wasm (with "native" they
    * are a TypeError). Native asked for where it is not available: init() rejects with an

@@ -85,6 +85,15 @@ describe('the native backend', { skip }, () => {
     if (expected) assert.equal(target, expected);
   });
 
+  test('an allocation the addon cannot make: a code and a message, not a crash', () => {
+    // The C++ exception crosses the system's unwinder (libgcc_s: bindings/CMakeLists.txt).
+    const native = createRequire(import.meta.url)(addon);
+    const dims = [];
+    dims.length = 2 ** 32 - 1;  // 32 GB of extents for the glue to copy
+    assert.equal(native.outputShape(dims, [1, 1, 1, 1], 0), native.StatusCode.kOutOfRange);
+    assert.equal(native.lastMessage(), 'the call needs more memory than there is');
+  });
+
   test('gives every call the WebAssembly backend’s outcome: bits, or error and message',
        async () => {
     const [native, wasm] = await Promise.all([outcomes('native'), outcomes('wasm')]);
