@@ -83,16 +83,18 @@ others=$("${binutils}readelf" -d "$addon" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/
          grep -vxE "$soname|libc\.so\.6|libm\.so\.6|libgcc_s\.so\.1|ld-linux.*\.so\.[0-9]+" ||
          true)
 [ -z "$others" ] || { echo "build_addon.sh: the addon needs $others" >&2; exit 1; }
-# And of glibc, no symbol newer than GLIBC_FLOOR: the oldest glibc it loads with (Ubuntu 22.04,
-# RHEL 9), which the docs promise.
+# And of glibc, neither asks for a symbol newer than GLIBC_FLOOR: the oldest glibc the addon
+# loads with (Ubuntu 22.04, RHEL 9), which the docs promise.
 GLIBC_FLOOR=2.34
-newest=$("${binutils}objdump" -T "$addon" | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' |
-         sort -V | tail -n 1)
-[ "$(printf '%s\n' "$newest" "$GLIBC_FLOOR" | sort -V | tail -n 1)" = "$GLIBC_FLOOR" ] || {
-  echo "build_addon.sh: the addon asks for glibc $newest, past the floor $GLIBC_FLOOR:" >&2
-  "${binutils}objdump" -T "$addon" | grep -F "GLIBC_$newest" >&2
-  exit 1
-}
+for file in "$addon" "$hwy"; do
+  newest=$("${binutils}objdump" -T "$file" | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' |
+           sort -V | tail -n 1)
+  [ "$(printf '%s\n' "$newest" "$GLIBC_FLOOR" | sort -V | tail -n 1)" = "$GLIBC_FLOOR" ] || {
+    echo "build_addon.sh: $file asks for glibc $newest, past the floor $GLIBC_FLOOR:" >&2
+    "${binutils}objdump" -T "$file" | grep -F "GLIBC_$newest" >&2
+    exit 1
+  }
+done
 
 out=$repo/dist/native/$platform
 mkdir -p "$out"
