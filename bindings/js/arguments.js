@@ -144,6 +144,15 @@ function checkString(value, what, i) {
   }
 }
 
+// A tensor's dims, read once into an array of numbers (the core checks their values).
+export function readDims(name, dims) {
+  if (!Array.isArray(dims)) {
+    throw new TypeError(
+        `gridsample: ${name}.dims must be an array of numbers, got ${describe(dims)}`);
+  }
+  return copyArray(`${name}.dims`, dims, 8, checkExtent);
+}
+
 // Reads a tensor argument once: { dims (numbers), info, array (its class name), length, and
 // either bytes and byteLength (a typed array's) or strings (a copy of a string[]) }. `types`
 // are the dtypes the loaded module has, by name ({ name, id, size, arrays, parts }).
@@ -157,11 +166,7 @@ export function readTensor(name, tensor, types) {
     throw new TypeError(
         `gridsample: ${name} must be a tensor { data, dims, type? }, got ${describe(tensor)}`);
   }
-  if (!Array.isArray(dims)) {
-    throw new TypeError(
-        `gridsample: ${name}.dims must be an array of numbers, got ${describe(dims)}`);
-  }
-  const extents = copyArray(`${name}.dims`, dims, 8, checkExtent);
+  const extents = readDims(name, dims);
   const array = arrayName(data);
   if (array === undefined) {
     throw new TypeError(
@@ -195,7 +200,7 @@ export function readTensor(name, tensor, types) {
 // misspelt option would otherwise be dropped without a word, and its default used: the error
 // names the known one it resembles but for case and underscores (the ONNX attribute spellings
 // padding_mode and align_corners).
-function checkOptionNames(options, names) {
+export function checkOptionNames(options, names) {
   if (options === undefined || options === null) return {};
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`gridsample: options must be an object, got ${describe(options)}`);
@@ -226,12 +231,12 @@ function readAlignCorners(alignCorners = false) {
   return alignCorners === true || alignCorners === 1;
 }
 
-// Reads gridSample's options argument once: { mode, paddingMode, alignCorners (a boolean),
-// layout, out, threads } with out undefined or { array, length, bytes, byteLength, target (the
-// caller's array) }, and threads the core's num_threads (0: all of the `started` threads).
-export function readOptions(options, started) {
-  const { mode = 'linear', paddingMode = 'zeros', alignCorners, layout = 'channels-first', out,
-          numThreads } = checkOptionNames(options, OPTION_NAMES);
+// The options every backend of gridSample reads (from checkOptionNames' object), each once and
+// in this order: { mode, paddingMode, alignCorners (a boolean), layout }, the spellings
+// checked to be strings (the backend parses them).
+export function readSampleAttributes(options) {
+  const { mode = 'linear', paddingMode = 'zeros', alignCorners, layout = 'channels-first' } =
+      options;
   if (typeof mode !== 'string') {
     throw new TypeError(`gridsample: options.mode must be a string, got ${describe(mode)}`);
   }
@@ -242,7 +247,16 @@ export function readOptions(options, started) {
   if (typeof layout !== 'string') {
     throw new TypeError(`gridsample: options.layout must be a string, got ${describe(layout)}`);
   }
-  const aligned = readAlignCorners(alignCorners);
+  return { mode, paddingMode, alignCorners: readAlignCorners(alignCorners), layout };
+}
+
+// Reads gridSample's options argument once: { mode, paddingMode, alignCorners (a boolean),
+// layout, out, threads } with out undefined or { array, length, bytes, byteLength, target (the
+// caller's array) }, and threads the core's num_threads (0: all of the `started` threads).
+export function readOptions(options, started) {
+  const checked = checkOptionNames(options, OPTION_NAMES);
+  const { mode, paddingMode, alignCorners, layout } = readSampleAttributes(checked);
+  const { out, numThreads } = checked;
   let outView;
   if (out !== undefined) {
     const array = arrayName(out);
@@ -256,7 +270,7 @@ export function readOptions(options, started) {
   // More threads than init() started are as many as it started (so code written for an isolated
   // page runs unchanged where threads are unavailable).
   if (numThreads !== undefined) checkThreads('gridsample: options.numThreads', numThreads);
-  return { mode, paddingMode, alignCorners: aligned, layout, out: outView,
+  return { mode, paddingMode, alignCorners, layout, out: outView,
            threads: numThreads === undefined ? 0 : Math.min(numThreads, started) };
 }
 
