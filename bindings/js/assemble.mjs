@@ -16,6 +16,9 @@
 //                                          module, and a CommonJS one
 //   index.js, index.node.js, index.cjs     the entries: browsers, Node import, Node require
 //   index.d.ts, index.d.cts                the types (one file, for import and for require)
+//   webgpu.js / .cjs, webgpu.d.ts / .d.cts the entry gridsample/webgpu (bindings/webgpu/ and
+//                                          the argument code it shares, bundled by esbuild
+//                                          likewise) and its types
 //
 // The CommonJS copies are esbuild's: the core bundled, the glue converted. Emscripten's output
 // is rewritten only where it has no hook, in one place (patch_emscripten.mjs), whose exact texts
@@ -159,7 +162,7 @@ function packageVersion() {
 
 // An esbuild plugin that loads the core's modules with their marks filled in: each
 // `/* @registry NAME */ {}` becomes NAME's table as a JSON object, and `/* @version */ ''`
-// package.json's version. `marks` counts what it filled, for bundleCore's checks.
+// package.json's version. `marks` counts what it filled, for bundle's checks.
 const VERSION_MARK = "/* @version */ ''";
 function fillMarks(marks) {
   const version = JSON.stringify(packageVersion());
@@ -179,16 +182,17 @@ function fillMarks(marks) {
   };
 }
 
-// The core, bindings/js/gridsample_core.js and what it imports, bundled by esbuild into one
-// module of `format` ('esm' or 'cjs'): one file for each, which the entries import as before,
-// and no module graph for browsers to fetch file by file. Not minified: it is small either
-// way, and readable code is what users step through in a debugger.
-async function bundleCore(format) {
+// `entry` (a path from bindings/) and what it imports, bundled by esbuild into one module of
+// `format` ('esm' or 'cjs'): one file for each, which the entries import as before, and no
+// module graph for browsers to fetch file by file. Not minified: it is small either way, and
+// readable code is what users step through in a debugger. `versions`: the version marks the
+// bundle must hold (the core's one; the WebGPU entry has none).
+async function bundle(entry, format, versions) {
   const marks = { registries: new Set(), version: 0 };
   let result;
   try {
     result = await esbuild.build({
-      entryPoints: [path.join(here, 'gridsample_core.js')],
+      entryPoints: [path.join(here, '..', entry)],
       bundle: true,
       format,
       platform: 'neutral',  // the core imports nothing but its own modules
@@ -200,12 +204,13 @@ async function bundleCore(format) {
       logLevel: 'silent',
     });
   } catch (error) {
-    fail(`core (${format}): ${error.message}`);
+    fail(`${entry} (${format}): ${error.message}`);
   }
-  for (const warning of result.warnings) fail(`core (${format}): ${warning.text}`);
-  if (marks.registries.size === 0) fail('core: no registry marks');
-  if (marks.version !== 1) {
-    fail(`core: expected 1 × ${JSON.stringify(VERSION_MARK)}, found ${marks.version}`);
+  for (const warning of result.warnings) fail(`${entry} (${format}): ${warning.text}`);
+  if (marks.registries.size === 0) fail(`${entry}: no registry marks`);
+  if (marks.version !== versions) {
+    fail(`${entry}: expected ${versions} × ${JSON.stringify(VERSION_MARK)}, found ` +
+         `${marks.version}`);
   }
   return result.outputFiles[0].text;
 }
@@ -238,12 +243,17 @@ write('gridsample_glue.mjs', emscripten.glue);
 write('gridsample_glue.cjs', await glueToCommonJs(emscripten.glue));
 write('gridsample_thread.mjs', THREAD_MODULE_HEADER + emscripten.worker);
 write('gridsample_thread.cjs', THREAD_NODE_HEADER + emscripten.worker);
-write('gridsample_core.js', await bundleCore('esm'));
-write('gridsample_core.cjs', await bundleCore('cjs'));
+write('gridsample_core.js', await bundle('js/gridsample_core.js', 'esm', 1));
+write('gridsample_core.cjs', await bundle('js/gridsample_core.js', 'cjs', 1));
 for (const name of ['index.js', 'index.node.js', 'index.cjs']) write(name, source(name));
 const types = typesFromRegistries(source('index.d.ts'));
 write('index.d.ts', types);
 write('index.d.cts', types);
+write('webgpu.js', await bundle('webgpu/index.js', 'esm', 0));
+write('webgpu.cjs', await bundle('webgpu/index.js', 'cjs', 0));
+const webgpuTypes = fs.readFileSync(path.join(here, '..', 'webgpu', 'webgpu.d.ts'), 'utf8');
+write('webgpu.d.ts', webgpuTypes);
+write('webgpu.d.cts', webgpuTypes);
 // dist/native/ holds the Node.js addons, which scripts/build_addon.sh builds and this leaves.
 for (const name of fs.readdirSync(out)) {
   if (!made.has(name) && name !== 'native') {

@@ -52,6 +52,7 @@ test('the tarball holds dist/, README.md, CHANGELOG.md, LICENSE and package.json
     'dist/gridsample_core.js', 'dist/gridsample_glue.cjs', 'dist/gridsample_glue.mjs',
     'dist/gridsample_thread.cjs', 'dist/gridsample_thread.mjs', 'dist/index.cjs',
     'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js', 'dist/index.node.js',
+    'dist/webgpu.cjs', 'dist/webgpu.d.cts', 'dist/webgpu.d.ts', 'dist/webgpu.js',
     ...addonFiles, 'package.json',
   ].sort());
 });

@@ -1,0 +1,127 @@
+// Reading and checking gridSample's arguments on WebGPU, before any GPU work: the tensors'
+// dims, types and buffers, the device and the options. What the CPU API checks too is checked by
+// its code (bindings/js/arguments.js) or with its messages (shape.js); what is particular to
+// GPU buffers, and what this path does not take yet, is here.
+import {
+  checkOptionNames, describe, quote, readDims, readSampleAttributes, shapeText, shownSpelling,
+} from '../js/arguments.js';
+import { ARRAYS_OF_TYPE } from '../js/typed_arrays.js';
+
+import { MODE_IDS, PADDING_IDS } from './shader.js';
+
+const OPTION_NAMES = ['device', 'mode', 'paddingMode', 'alignCorners', 'layout', 'out'];
+
+// GPUBufferUsage's flags (the WebGPU spec's values: the global is not there in every runtime).
+export const USAGE = { COPY_SRC: 0x4, COPY_DST: 0x8, STORAGE: 0x80 };
+
+// The spellings the core parses, and its messages for the others (src/api.cc), so that a bad
+// attribute fails alike on every backend.
+const MODES = { linear: 'linear', nearest: 'nearest', cubic: 'cubic', bilinear: 'linear',
+                bicubic: 'cubic' };
+const LAYOUTS = ['channels-first', 'channels-last'];
+
+function parseAttribute(what, spelling, known) {
+  if (Object.hasOwn(known, spelling)) return known[spelling];
+  const names = Object.keys(known);
+  const expected = `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+  throw new RangeError(`gridsample: ${what}: unknown value "${shownSpelling(spelling)}"; ` +
+                       `expected ${expected}`);
+}
+
+export function parseMode(spelling) {
+  return MODE_IDS[parseAttribute('mode', spelling, MODES)];
+}
+
+export function parsePadding(spelling) {
+  return parseAttribute('padding_mode', spelling, PADDING_IDS);
+}
+
+// The layout: channels-first, the only one this path takes yet.
+export function checkLayout(spelling) {
+  parseAttribute('layout', spelling, Object.fromEntries(LAYOUTS.map((name) => [name, name])));
+  if (spelling !== 'channels-first') {
+    throw new RangeError(`gridsample: options.layout: ${spelling} is not supported on WebGPU ` +
+                         "yet; the CPU gridSample of 'gridsample' takes it");
+  }
+}
+
+function isObject(value) {
+  return value !== null && typeof value === 'object';
+}
+
+// A GPUBuffer, told apart by what this code uses of it: size, usage and mapState.
+function readBuffer(what, buffer) {
+  if (!isObject(buffer) || typeof buffer.size !== 'number' || typeof buffer.usage !== 'number') {
+    throw new TypeError(`gridsample: ${what} must be a GPUBuffer, got ${describe(buffer)}`);
+  }
+  const { size, usage, mapState } = buffer;
+  if ((usage & USAGE.STORAGE) === 0) {
+    throw new TypeError(`gridsample: ${what}: its usage (0x${usage.toString(16)}) lacks ` +
+                        'GPUBufferUsage.STORAGE, which the shader binds it with');
+  }
+  if (mapState !== undefined && mapState !== 'unmapped') {
+    throw new TypeError(`gridsample: ${what} is ${mapState}; a GPU pass needs it unmapped`);
+  }
+  return { buffer, size };
+}
+
+// Reads a tensor argument once: { dims, buffer, size }.
+export function readGpuTensor(name, tensor) {
+  if (!isObject(tensor) || (tensor.buffer === undefined && tensor.dims === undefined)) {
+    throw new TypeError(`gridsample: ${name} must be a tensor { buffer, dims, type }, got ` +
+                        describe(tensor));
+  }
+  const { buffer, dims, type } = tensor;
+  const extents = readDims(name, dims);
+  if (typeof type !== 'string') {
+    throw new TypeError(`gridsample: ${name}.type must be a string, got ${describe(type)}`);
+  }
+  if (!Object.hasOwn(ARRAYS_OF_TYPE, type)) {
+    throw new TypeError(`gridsample: ${name}.type: unknown type ${quote(type)}; expected one ` +
+                        `of ${Object.keys(ARRAYS_OF_TYPE).join(', ')}`);
+  }
+  if (type !== 'float32') {
+    throw new TypeError(`gridsample: ${name}.type: ${type} is not supported on WebGPU yet ` +
+                        "(float32 is); the CPU gridSample of 'gridsample' takes every type");
+  }
+  return { dims: extents, ...readBuffer(`${name}.buffer`, buffer) };
+}
+
+function checkDevice(device) {
+  if (!isObject(device) || !isObject(device.queue) ||
+      typeof device.createComputePipeline !== 'function') {
+    throw new TypeError('gridsample: options.device must be the GPUDevice of the buffers, got ' +
+                        describe(device));
+  }
+}
+
+// Reads the options argument once: { device, mode, paddingMode, alignCorners, layout, out }
+// with out undefined or readBuffer's { buffer, size } of options.out.buffer.
+export function readGpuOptions(options) {
+  const checked = checkOptionNames(options, OPTION_NAMES);
+  const attributes = readSampleAttributes(checked);
+  const { device, out } = checked;
+  checkDevice(device);
+  let outBuffer;
+  if (out !== undefined) {
+    if (!isObject(out)) {
+      throw new TypeError(`gridsample: options.out must be { buffer }, got ${describe(out)}`);
+    }
+    outBuffer = readBuffer('options.out.buffer', out.buffer);
+  }
+  return { device, ...attributes, out: outBuffer };
+}
+
+// A buffer against the bytes its tensor needs: it may be larger (allocators round sizes up),
+// and the pass binds the first bytes.
+export function checkBufferSize(what, view, bytes, dims, limit) {
+  if (view.size < bytes) {
+    throw new RangeError(`gridsample: ${what} has ${view.size} bytes, but dims ` +
+                         `${shapeText(dims)} of float32 need ${bytes}`);
+  }
+  if (bytes > limit) {
+    throw new RangeError(`gridsample: ${what}: dims ${shapeText(dims)} of float32 need ` +
+                         `${bytes} bytes, more than the device binds ` +
+                         `(maxStorageBufferBindingSize ${limit})`);
+  }
+}

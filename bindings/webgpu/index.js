@@ -1,0 +1,13 @@
+// gridsample/webgpu: GridSample on the caller's GPUDevice and GPUBuffers (see webgpu.d.ts). An
+// entry of its own, so that users of the CPU entry load no GPU code. Its parts, one concern each:
+//
+//   arguments.js   reading and checking the arguments (the CPU API's code where the rule is the
+//                  same: bindings/js/arguments.js)
+//   shape.js       Y's shape, with the core's checks and messages
+//   shader.js      the WGSL
+//   params.js      the shader's parameter words of a call
+//   pipelines.js   the compute pipelines of each device
+//   grid_sample.js the call: checks, then one compute pass
+//
+// bindings/js/assemble.mjs bundles this file and its imports into dist/webgpu.js and .cjs.
+export { gridSample } from './grid_sample.js';

@@ -1,0 +1,26 @@
+// The shader's parameter words (layout: shader.js) for a call's shape.
+import { MAX_RANK, PARAM_AXIS_WORDS, PARAM_HEADER_WORDS } from './shader.js';
+
+const f32 = new Float32Array(1);
+const f32Bits = new Uint32Array(f32.buffer);
+// A number's float32 bits, rounded to nearest even as the CPU's static_cast<float> rounds.
+function bitsOf(value) {
+  f32[0] = value;
+  return f32Bits[0];
+}
+
+// shape: outputShape's; row: the locations of one row of workgroups.
+export function paramWords(shape, channels, row) {
+  const { inExtents } = shape;
+  const words = new Uint32Array(PARAM_HEADER_WORDS + MAX_RANK * PARAM_AXIS_WORDS);
+  const locations = shape.yDims[0] * shape.outPlane;
+  // The sixth word stays 0: the shader's opaque() XORs with it.
+  words.set([inExtents.length, channels, shape.outPlane, shape.inPlane, locations, 0, row]);
+  let stride = 1;
+  for (let a = inExtents.length - 1; a >= 0; --a) {
+    const at = PARAM_HEADER_WORDS + a * PARAM_AXIS_WORDS;
+    words.set([inExtents[a], stride, bitsOf(inExtents[a]), bitsOf(inExtents[a] - 1)], at);
+    stride *= inExtents[a];
+  }
+  return words;
+}

@@ -1,0 +1,74 @@
+// Y's shape for X's and the grid's, channels-first, with the core's checks and messages
+// (CheckShapes in src/validate.cc: this path has no core to ask), and the limits of this path.
+import { shapeText } from '../js/arguments.js';
+
+import { MAX_RANK } from './shader.js';
+
+// An axis of this many elements or more is refused: unnormalize_axis in shader.js relies on
+// fewer (a float64 product of a float32 and an extent is exact below it).
+export const MAX_EXTENT = 2 ** 29;
+
+function invalid(message) {
+  return new RangeError(`gridsample: ${message}`);
+}
+
+function count(name, dims) {
+  let product = 1;
+  for (let i = 0; i < dims.length; ++i) {
+    if (dims[i] < 0) {
+      throw invalid(`${name}: extent ${dims[i]} of axis ${i} in shape ${shapeText(dims)} is ` +
+                    'negative');
+    }
+    product *= dims[i];
+  }
+  if (!Number.isSafeInteger(product)) {
+    throw invalid(`${name}: the element count of shape ${shapeText(dims)} overflows`);
+  }
+  return product;
+}
+
+// { yDims, xCount, gridCount, yCount, inExtents, inPlane, outPlane } of a call.
+export function outputShape(xDims, gridDims) {
+  const xCount = count('x', xDims);
+  const gridCount = count('grid', gridDims);
+  const rank = xDims.length;
+  if (rank < 3) {
+    throw invalid(`x: rank ${rank} (shape ${shapeText(xDims)}) is below 3; X must be ` +
+                  '(N, C, D1, ..., Dr) with r >= 1');
+  }
+  if (gridDims.length !== rank) {
+    throw invalid(`grid: rank ${gridDims.length} (shape ${shapeText(gridDims)}) must equal ` +
+                  `x's rank ${rank}; grid must be (N, D1_out, ..., Dr_out, r)`);
+  }
+  const r = rank - 2;
+  if (gridDims[rank - 1] !== r) {
+    throw invalid(`grid: last extent ${gridDims[rank - 1]} (shape ${shapeText(gridDims)}) ` +
+                  `must equal the number of spatial axes of x, ${r}`);
+  }
+  if (gridDims[0] !== xDims[0]) {
+    throw invalid(`grid: batch ${gridDims[0]} must equal x's batch ${xDims[0]}`);
+  }
+  const inExtents = xDims.slice(2);
+  const outExtents = gridDims.slice(1, -1);
+  const yDims = [xDims[0], xDims[1], ...outExtents];
+  const yCount = count('y', yDims);
+  if (yCount > 0) {
+    const empty = inExtents.indexOf(0);
+    if (empty >= 0) {
+      throw invalid(`x: spatial axis ${empty} of shape ${shapeText(xDims)} is empty, but the ` +
+                    `output samples ${yCount} elements from it`);
+    }
+  }
+  if (r > MAX_RANK) {
+    throw invalid(`x: ${r} spatial axes (shape ${shapeText(xDims)}); WebGPU takes 1 to ` +
+                  `${MAX_RANK} yet, the CPU gridSample of 'gridsample' any number`);
+  }
+  const long = inExtents.findIndex((extent) => extent >= MAX_EXTENT);
+  if (long >= 0) {
+    throw invalid(`x: spatial axis ${long} of shape ${shapeText(xDims)} has ` +
+                  `${inExtents[long]} elements; WebGPU takes fewer than ${MAX_EXTENT} yet`);
+  }
+  return { yDims, xCount, gridCount, yCount, inExtents,
+           inPlane: inExtents.reduce((a, b) => a * b, 1),
+           outPlane: outExtents.reduce((a, b) => a * b, 1) };
+}
