@@ -75,20 +75,18 @@ run_ctest() {
 stage bootstrap "Debian packages and the npm devDependencies"
 # Every stage's packages in one apt-get run: the aarch64 cross toolchain, qemu and Highway for
 # arm64; clang-14 and its sanitizer and libFuzzer runtimes; clang-format; Emscripten and
-# Chromium; the Vulkan loader (Dawn, for gridsample/webgpu); the JavaScript that the arm64
-# Node.js reads from /usr/share/nodejs (scripts/node_arm64.sh).
+# Chromium; the JavaScript that the arm64 Node.js reads from /usr/share/nodejs
+# (scripts/node_arm64.sh).
 # On an arm64 machine the native g++ is aarch64-linux-gnu-g++ already (and libhwy-dev native).
 packages=(qemu-user libhwy-dev:arm64 clang-14 libclang-rt-14-dev clang-format-14 emscripten
-          chromium libc6:arm64 libstdc++6:arm64 node-acorn node-cjs-module-lexer node-undici
-          libvulkan1)
+          chromium libc6:arm64 libstdc++6:arm64 node-acorn node-cjs-module-lexer node-undici)
 [ "$(dpkg --print-architecture)" = arm64 ] || packages+=(g++-aarch64-linux-gnu)
 bash scripts/bootstrap.sh "${packages[@]}"
 # The devDependencies (esbuild, onnxruntime-web, playwright-core, typescript, vite) download
 # while the native stages compile; the wasm stage waits for them (its assemble.mjs bundles with
 # esbuild). onnxruntime-node ships its CPU binaries: its optional download of GPU ones is skipped.
 npm_install=""
-if ! npm ls --depth=0 esbuild onnxruntime-web playwright-core typescript vite webgpu \
-    >/dev/null 2>&1; then
+if ! npm ls --depth=0 esbuild onnxruntime-web playwright-core typescript vite >/dev/null 2>&1; then
   ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund \
     >"$BUILD_ROOT/npm-install.log" 2>&1 &
   npm_install=$!

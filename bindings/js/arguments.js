@@ -25,7 +25,7 @@ export function quote(text) {
 // Reading an object's constructor may run a getter or a Proxy trap; whatever that throws is
 // not the error being reported, so it is ignored.
 export function describe(value) {
-  if (value === null) return 'null';
+  if (value === null || value === undefined) return String(value);
   if (typeof value === 'string') return `the string ${quote(value)}`;
   if (typeof value === 'bigint') return `bigint ${value}n`;
   if (typeof value !== 'object' && typeof value !== 'function') {

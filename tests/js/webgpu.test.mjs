@@ -1,0 +1,272 @@
+// gridsample/webgpu in headless Chromium, on WebGPU over SwiftShader (the page on localhost,
+// tests/js/webgpu/, over the package's dist/): the float32 channels-first cases of the reference
+// vectors and the golden file, hostile grids against the CPU gridSample of this process, `out`,
+// an empty Y, and the argument checks (the CPU's class and message where the rule is the same,
+// and no GPU work before any of them). No adapter is a failure, not a skip. The page does the
+// GPU work; the tensors, the expected values and the judging stay here.
+//
+// Not Node.js through Dawn (the `webgpu` package): on this project's machine Dawn over Debian's
+// SwiftShader aborts the process from the second dispatch of this shader on (docs/javascript.md,
+// "WebGPU"), where Chromium's own Dawn runs it.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { gridSample as cpuGridSample, init } from 'gridsample';
+
+import { serve } from '../../scripts/serve.mjs';
+import { dataDir, distDir, initOptions, readVectors, repo } from './helpers.mjs';
+
+const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
+const F32_EPSILON = 2 ** -24;  // float32's unit roundoff
+// Σ|W| of the four cubic taps (A = -0.75) is largest at t = 0.5.
+const CUBIC_WEIGHT_SUM = 1.375;
+
+let server;
+let browser;
+let page;
+before(async () => {
+  await init(initOptions);
+  assert.ok(fs.existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
+  ({ server } = await serve({ '/gridsample/': distDir,
+                              '/': path.join(repo, 'tests', 'js', 'webgpu') }, {}));
+  const { chromium } = await import('playwright-core');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM, headless: true,
+    args: ['--no-sandbox', '--headless', '--enable-unsafe-webgpu',
+           '--use-webgpu-adapter=swiftshader'],
+  });
+  page = await browser.newPage();
+  await page.goto(`http://localhost:${server.address().port}/index.html`);
+  const started = await page.evaluate(async () => {
+    const harness = await window.harness;
+    return harness.error ?? 'ok';
+  });
+  assert.equal(started, 'ok', 'a WebGPU device in Chromium');
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+// The page's harness method `name` with `args`.
+function inPage(name, ...args) {
+  return page.evaluate(async ([method, params]) => (await window.harness)[method](...params),
+                       [name, args]);
+}
+
+// Plain arrays for the page: typed arrays would cross as objects.
+const plain = ({ data, dims }) => ({ data: Array.from(data), dims });
+
+// Y of each case on the GPU: [{ dims, type, data }].
+function sampleOnGpu(cases) {
+  return inPage('sample', cases.map(({ x, grid, options }) =>
+    ({ x: plain(x), grid: plain(grid), options })));
+}
+
+// The tolerance of one case: both sides (the file's reference and the GPU) sum K^r products of
+// r + 1 float32 factors, each rounding (or fusing) at most once per operation, so each is
+// within (K^r + 2r) unit roundoffs of Σ|w x| <= (Σ|w|)^r max|X| of the exact sum, to first
+// order; the GPU may fuse the products into the sums, and evaluates the cubic weights with
+// fusing too, which the 2r covers. Nearest copies an element: no tolerance at all.
+function tolerance(mode, rank, x) {
+  let largest = 0;
+  for (const value of x) if (Number.isFinite(value)) largest = Math.max(largest, Math.abs(value));
+  const taps = mode === 'cubic' || mode === 'bicubic' ? 4 : 2;
+  const weightSum = taps === 4 ? CUBIC_WEIGHT_SUM : 1;
+  return 2 * (taps ** rank + 2 * rank) * F32_EPSILON * weightSum ** rank * largest;
+}
+
+// The first index where actual and expected differ beyond `tol` (NaN only against NaN, an
+// infinity only against itself), and the largest |difference| / tol seen; exact compares bits.
+function compare(actual, expected, tol, exact) {
+  let worst = 0;
+  for (let i = 0; i < expected.length; ++i) {
+    const a = actual[i];
+    const e = expected[i];
+    if (Number.isNaN(e) || Number.isNaN(a)) {
+      if (Number.isNaN(a) !== Number.isNaN(e)) return { index: i, worst };
+      continue;
+    }
+    if (exact || !Number.isFinite(e) || !Number.isFinite(a)) {
+      if (!Object.is(a, e) && !(a === 0 && e === 0)) return { index: i, worst };
+      continue;
+    }
+    const difference = Math.abs(a - e);
+    if (difference > tol) return { index: i, worst };
+    if (tol > 0) worst = Math.max(worst, difference / tol);
+  }
+  return { index: -1, worst };
+}
+
+function checkCase(name, mode, xData, rank, actual, expected) {
+  const exact = mode === 'nearest';
+  const tol = tolerance(mode, rank, xData);
+  const { index, worst } = compare(actual, expected, tol, exact);
+  assert.equal(index, -1, `${name}: element ${index} is ${actual[index]}, expected ` +
+                          `${expected[index]} (tolerance ${tol})`);
+  return worst;
+}
+
+// Whether the GPU path takes a case of the vector files: float32 X and grid, 1 to 5 spatial axes.
+const inScope = ({ x, grid }) =>
+  x.type === 'float32' && grid.type === 'float32' && x.dims.length >= 3 && x.dims.length <= 7;
+
+for (const [file, least] of [['reference_vectors.txt', 18], ['golden.txt', 270]]) {
+  test(`the float32 cases of ${file}`, async () => {
+    const cases = readVectors(path.join(dataDir, file)).filter(inScope);
+    const results = await sampleOnGpu(cases.map((c) => ({
+      x: c.x, grid: c.grid,
+      options: { mode: c.attrs.mode, paddingMode: c.attrs.padding,
+                 alignCorners: c.attrs.alignCorners },
+    })));
+    let worst = 0;
+    cases.forEach((c, i) => {
+      assert.deepEqual(results[i].dims, c.y.dims, c.name);
+      assert.equal(results[i].type, 'float32', c.name);
+      worst = Math.max(worst, checkCase(c.name, c.attrs.mode, c.x.data, c.x.dims.length - 2,
+                                        results[i].data, c.y.data));
+    });
+    // The files' cases in scope, so that the suite cannot pass on none.
+    assert.ok(cases.length >= least, `${cases.length} cases, fewer than ${least}`);
+    console.log(`${file}: ${cases.length} cases; the largest difference is ` +
+                `${worst.toFixed(3)} of the tolerance`);
+  });
+}
+
+// Seeded values in [-1, 1), the same on every run.
+function random(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 31 - 1;
+  };
+}
+
+const HOSTILE = [NaN, Infinity, -Infinity, 1e30, -1e30, 3e38, -3e38, 1e6, -1e6, 2 ** 24 + 2,
+                 -7.25, 0.5, -1, 1, 1.0000001, 2.5, -0.9999999];
+const MODES = ['linear', 'nearest', 'cubic', 'bilinear', 'bicubic'];
+const PADDINGS = ['zeros', 'border', 'reflection'];
+
+test('hostile grids give what the CPU gives, in every mode, padding and rank', async () => {
+  const next = random(36);
+  const cases = [];
+  for (const spatial of [[5], [4, 3], [3, 1, 4], [2, 1, 2, 3], [1, 2, 1, 2, 3]]) {
+    const r = spatial.length;
+    const x = { data: Float32Array.from({ length: 2 * spatial.reduce((a, b) => a * b) },
+                                        () => 10 * next()),
+                dims: [1, 2, ...spatial] };
+    // Each hostile value on each component, beside ordinary ones.
+    const locations = HOSTILE.length * r;
+    const grid = new Float32Array(locations * r).map(() => 1.3 * next());
+    for (let k = 0; k < locations; ++k) grid[k * r + (k % r)] = HOSTILE[Math.floor(k / r)];
+    const gridTensor = { data: grid, dims: [1, locations, ...Array(r - 1).fill(1), r] };
+    for (const mode of MODES) {
+      for (const paddingMode of PADDINGS) {
+        for (const alignCorners of [false, true]) {
+          cases.push({ x, grid: gridTensor, options: { mode, paddingMode, alignCorners } });
+        }
+      }
+    }
+  }
+  const results = await sampleOnGpu(cases);
+  cases.forEach(({ x, grid, options }, i) => {
+    const expected = cpuGridSample(x, grid, options);
+    const r = x.dims.length - 2;
+    assert.deepEqual(results[i].dims, expected.dims);
+    checkCase(`${r}-D ${options.mode} ${options.paddingMode} ${options.alignCorners}`,
+              options.mode, x.data, r, results[i].data, expected.data);
+  });
+  assert.equal(cases.length, 5 * MODES.length * PADDINGS.length * 2);
+});
+
+test('options.out takes Y; an empty Y is a buffer of no bytes', async () => {
+  const { same, data, empty } = await inPage('outAndEmpty');
+  assert.equal(same, true);
+  assert.deepEqual(data, [2.5, 0.25]);
+  assert.deepEqual(empty, [[1, 1, 0, 3], 'float32', 0]);
+});
+
+// An outcome of the page's: the call threw ErrorClass with `message`, having done no GPU work.
+function assertRefused(name, outcome, ErrorClass, message) {
+  assert.equal(outcome.error, ErrorClass.name, `${name}: ${JSON.stringify(outcome)}`);
+  assert.match(outcome.message, message, name);
+  assert.deepEqual(outcome.calls, [], `${name}: no GPU work before the checks`);
+}
+
+const X = { data: [1, 2, 3, 4], dims: [1, 1, 2, 2] };
+const GRID = { data: [0, 0], dims: [1, 1, 1, 2] };
+
+test('errors the CPU API has too: the same class and message', async () => {
+  const bad = [
+    [X, GRID, { mode: 'bilinearr' }],
+    [X, GRID, { paddingMode: 'mirror' }],
+    [X, GRID, { mode: 'x'.repeat(40) }],
+    [X, GRID, { alignCorners: 2 }],
+    [X, GRID, { align_corners: true }],
+    [X, GRID, { mode: 3 }],
+    [X, GRID, { layout: 'nchw' }],
+    [{ data: [1, 2], dims: [1, 2] }, GRID, {}],
+    [X, { data: [0, 0], dims: [1, 1, 2] }, {}],
+    [X, { data: [0, 0, 0], dims: [1, 1, 1, 3] }, {}],
+    [X, { data: [0, 0, 0, 0], dims: [2, 1, 1, 2] }, {}],
+    [{ data: [], dims: [1, 1, -1, 2] }, GRID, {}],
+    [{ data: [], dims: [1, 1, 0, 2] }, GRID, {}],
+    [{ data: [], dims: 'abc' }, GRID, {}],
+    [{ data: [], dims: [1, 1, 1.5, 2] }, GRID, {}],
+  ];
+  const outcomes = await inPage('refusals', bad.map(([x, grid, options]) =>
+    ({ x: { dims: x.dims }, grid: { dims: grid.dims }, options })));
+  bad.forEach(([x, grid, options], i) => {
+    let cpu;
+    try {
+      cpuGridSample({ data: Float32Array.from(x.data), dims: x.dims },
+                    { data: Float32Array.from(grid.data), dims: grid.dims }, options);
+    } catch (error) {
+      cpu = error;
+    }
+    assert.ok(cpu, `the CPU refuses ${JSON.stringify(options)}`);
+    // An unknown option's message ends with the path's own list of options.
+    const [rule] = cpu.message.split('; the options are');
+    assertRefused(JSON.stringify(bad[i]), outcomes[i], cpu.constructor,
+                  new RegExp(`^${rule.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|; the options)`));
+  });
+});
+
+test('errors of the GPU path: device, buffers, types, layout, rank', async () => {
+  const outcomes = await inPage('gpuRefusals');
+  const expected = {
+    'no device': [TypeError, /^gridsample: options.device must be the GPUDevice/],
+    'a plain object': [TypeError, /^gridsample: options.device must be the GPUDevice/],
+    'a Float32Array as x.buffer':
+        [TypeError, /^gridsample: x.buffer must be a GPUBuffer, got a Float32Array$/],
+    'x.buffer too small':
+        [RangeError, /^gridsample: x.buffer has 8 bytes, but dims \[1, 1, 2, 2\] of float32 need/],
+    'grid.buffer without STORAGE':
+        [TypeError, /^gridsample: grid.buffer: its usage \(0x8\) lacks GPUBufferUsage.STORAGE/],
+    'out.buffer too small':
+        [RangeError, /^gridsample: options.out.buffer has 4 bytes, but dims \[1, 1, 2, 1\] .* 8$/],
+    "out.buffer is x's": [RangeError, /is x's or the grid's buffer/],
+    'out a GPUBuffer, not { buffer }':
+        [TypeError, /^gridsample: options.out.buffer must be a GPUBuffer, got undefined$/],
+    'x.type float16':
+        [TypeError, /^gridsample: x.type: float16 is not supported on WebGPU yet \(float32 is\)/],
+    'grid.type float64': [TypeError, /grid.type: float64 is not supported/],
+    'x.type uint8': [TypeError, /x.type: uint8 is not supported/],
+    'x.type unknown': [TypeError, /^gridsample: x.type: unknown type/],
+    'x.type missing': [TypeError, /^gridsample: x.type must be a string/],
+    'channels-last': [RangeError,
+                      /^gridsample: options.layout: channels-last is not supported on WebGPU yet/],
+    'numThreads': [TypeError, /unknown option "numThreads"/],
+    '6 spatial axes': [RangeError, /6 spatial axes .*; WebGPU takes 1 to 5 yet/],
+  };
+  assert.deepEqual(Object.keys(outcomes).sort(), Object.keys(expected).sort());
+  for (const [name, [ErrorClass, message]] of Object.entries(expected)) {
+    assertRefused(name, outcomes[name], ErrorClass, message);
+  }
+});
+
+test('the device reported no error of its own', async () => {
+  assert.deepEqual(await page.evaluate(async () => (await window.harness).gpuErrors), []);
+});
