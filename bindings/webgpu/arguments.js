@@ -65,13 +65,21 @@ function readBuffer(what, buffer) {
   return { buffer, size };
 }
 
-// Reads a tensor argument once: { dims, buffer, size }.
+// Reads a tensor argument once: { dims, buffer, size }. An onnxruntime-web Tensor on the GPU
+// (its location 'gpu-buffer') passes as it is: its buffer is its gpuBuffer.
 export function readGpuTensor(name, tensor) {
   if (!isObject(tensor) || (tensor.buffer === undefined && tensor.dims === undefined)) {
     throw new TypeError(`gridsample: ${name} must be a tensor { buffer, dims, type }, got ` +
                         describe(tensor));
   }
-  const { buffer, dims, type } = tensor;
+  const { location } = tensor;
+  if (location !== undefined && location !== 'gpu-buffer') {
+    throw new TypeError(`gridsample: ${name}: a tensor of location ${describe(location)}; on ` +
+                        "WebGPU its data must be a GPUBuffer (location 'gpu-buffer'), and the " +
+                        "CPU gridSample of 'gridsample' takes tensors on the CPU");
+  }
+  const buffer = location === 'gpu-buffer' ? tensor.gpuBuffer : tensor.buffer;
+  const { dims, type } = tensor;
   const extents = readDims(name, dims);
   if (typeof type !== 'string') {
     throw new TypeError(`gridsample: ${name}.type must be a string, got ${describe(type)}`);

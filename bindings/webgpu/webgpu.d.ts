@@ -13,6 +13,18 @@ export interface GpuTensorLike {
   type: 'float32';
 }
 
+/**
+ * An onnxruntime-web Tensor on the GPU, as it is (Tensor.fromGpuBuffer, or a session's output of
+ * location 'gpu-buffer'): its gpuBuffer is read as the buffer. Another location is a TypeError.
+ */
+export interface OrtGpuTensorLike {
+  readonly location: string;
+  readonly gpuBuffer: GPUBuffer;
+  readonly dims: readonly number[];
+  /** Only "float32" yet, as for GpuTensorLike. */
+  readonly type: string;
+}
+
 export interface GpuGridSampleOptions {
   /** The device of the buffers, on whose queue the pass is submitted. */
   device: GPUDevice;
@@ -37,5 +49,6 @@ export interface GpuGridSampleOptions {
  * RangeError, the CPU API's messages where the rule is the same); then one compute pass is
  * submitted on device.queue and Y returned at once, ready for the GPU work queued after it.
  */
-export function gridSample(x: GpuTensorLike, grid: GpuTensorLike, options: GpuGridSampleOptions):
+export function gridSample(x: GpuTensorLike | OrtGpuTensorLike,
+                           grid: GpuTensorLike | OrtGpuTensorLike, options: GpuGridSampleOptions):
     { buffer: GPUBuffer; dims: number[]; type: 'float32' };

@@ -16,7 +16,9 @@ import { after, before, test } from 'node:test';
 import { gridSample as cpuGridSample, init } from 'gridsample';
 
 import { serve } from '../../scripts/serve.mjs';
-import { dataDir, distDir, initOptions, readVectors, repo } from './helpers.mjs';
+import {
+  closeTo, dataDir, distDir, initOptions, readVectors, repo, specExample,
+} from './helpers.mjs';
 
 const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 const F32_EPSILON = 2 ** -24;  // float32's unit roundoff
@@ -29,8 +31,11 @@ let page;
 before(async () => {
   await init(initOptions);
   assert.ok(fs.existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
-  ({ server } = await serve({ '/gridsample/': distDir,
-                              '/': path.join(repo, 'tests', 'js', 'webgpu') }, {}));
+  ({ server } = await serve({
+    '/gridsample/': distDir,
+    '/ort-common/': path.join(repo, 'node_modules', 'onnxruntime-common', 'dist', 'esm'),
+    '/': path.join(repo, 'tests', 'js', 'webgpu'),
+  }, {}));
   const { chromium } = await import('playwright-core');
   browser = await chromium.launch({
     executablePath: CHROMIUM, headless: true,
@@ -179,6 +184,19 @@ test('hostile grids give what the CPU gives, in every mode, padding and rank', a
               options.mode, x.data, r, results[i].data, expected.data);
   });
   assert.equal(cases.length, 5 * MODES.length * PADDINGS.length * 2);
+});
+
+test('onnxruntime-web Tensors on the GPU pass as they are; a disposed one is a TypeError',
+     async () => {
+  const { location, dims, data, disposed } = await inPage('ortTensors');
+  const { y, yDims } = specExample();
+  assert.equal(location, 'gpu-buffer');
+  assert.deepEqual(dims, yDims);
+  assert.ok(closeTo(data, y), `${data}`);
+  assert.equal(disposed.error, 'TypeError');
+  assert.match(disposed.message,
+               /^gridsample: grid: a tensor of location the string "none"; on WebGPU its data/);
+  assert.deepEqual(disposed.calls, []);
 });
 
 test('options.out takes Y; an empty Y is a buffer of no bytes', async () => {

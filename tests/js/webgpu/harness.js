@@ -116,6 +116,21 @@ async function start() {
       }
       return outcomes;
     },
+    // The spec's first example with X and the grid as onnxruntime-web Tensors on the GPU
+    // (Tensor.fromGpuBuffer), Y read back; and the error of a disposed one.
+    async ortTensors() {
+      const { Tensor } = await import('/ort-common/index.js');
+      const steps = [-1, -0.6, -0.2, 0.2, 0.6, 1];
+      const g = steps.flatMap((gy) => steps.flatMap((gx) => [gx, gy]));
+      const x = Tensor.fromGpuBuffer(upload(Array.from({ length: 16 }, (_, i) => i)),
+                                     { dataType: 'float32', dims: [1, 1, 4, 4] });
+      const grid = Tensor.fromGpuBuffer(upload(g), { dataType: 'float32', dims: [1, 6, 6, 2] });
+      const y = gridSample(x, grid, { device });
+      const data = await download(y.buffer, 36);
+      grid.dispose();
+      const disposed = outcome((proxy) => gridSample(x, grid, { device: proxy }));
+      return { location: x.location, dims: y.dims, data, disposed };
+    },
     // Y into a given buffer, and an empty Y: { into, intoData, empty }.
     async outAndEmpty() {
       const x = tensor({ data: [1, 2, 3, 4], dims: [1, 1, 2, 2] });
