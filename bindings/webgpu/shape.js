@@ -12,16 +12,22 @@ function invalid(message) {
   return new RangeError(`gridsample: ${message}`);
 }
 
+// The core's bound on an element count: a byte size must fit in a 64-bit ptrdiff_t. Counts are
+// BigInts here, exact past 2^53 as the core's are (its messages print them); no GPU buffer
+// holds such a tensor, which the buffers' sizes refuse later.
+const MAX_COUNT = 2n ** 63n;
+
+// The element count of `dims` (a BigInt), or the core's error.
 function count(name, dims) {
-  let product = 1;
+  let product = 1n;
   for (let i = 0; i < dims.length; ++i) {
     if (dims[i] < 0) {
       throw invalid(`${name}: extent ${dims[i]} of axis ${i} in shape ${shapeText(dims)} is ` +
                     'negative');
     }
-    product *= dims[i];
+    product *= BigInt(dims[i]);
   }
-  if (!Number.isSafeInteger(product)) {
+  if (product >= MAX_COUNT) {
     throw invalid(`${name}: the element count of shape ${shapeText(dims)} overflows`);
   }
   return product;
@@ -50,9 +56,22 @@ export function outputShape(xDims, gridDims) {
   }
   const inExtents = xDims.slice(2);
   const outExtents = gridDims.slice(1, -1);
+  // The planes on their own: with N or C of 0, x's and grid's counts bound nothing.
+  count('x (spatial extents)', inExtents);
+  count('grid (spatial extents)', outExtents);
+  // The strides, products of trailing extents: an empty axis before them makes the plane empty,
+  // not them small (x of shape [1, 1, 0, 2^40, 2^40]).
+  let stride = 1n;
+  for (let a = r - 1; a >= 1; --a) {
+    stride *= BigInt(inExtents[a]);
+    if (stride >= MAX_COUNT) {
+      throw invalid(`x: the spatial extents ${shapeText(inExtents)} of shape ` +
+                    `${shapeText(xDims)} overflow the element stride of spatial axis ${a - 1}`);
+    }
+  }
   const yDims = [xDims[0], xDims[1], ...outExtents];
   const yCount = count('y', yDims);
-  if (yCount > 0) {
+  if (yCount > 0n) {
     const empty = inExtents.indexOf(0);
     if (empty >= 0) {
       throw invalid(`x: spatial axis ${empty} of shape ${shapeText(xDims)} is empty, but the ` +
@@ -68,7 +87,7 @@ export function outputShape(xDims, gridDims) {
     throw invalid(`x: spatial axis ${long} of shape ${shapeText(xDims)} has ` +
                   `${inExtents[long]} elements; WebGPU takes fewer than ${MAX_EXTENT} yet`);
   }
-  return { yDims, xCount, gridCount, yCount, inExtents,
-           inPlane: inExtents.reduce((a, b) => a * b, 1),
+  return { yDims, xCount: Number(xCount), gridCount: Number(gridCount), yCount: Number(yCount),
+           inExtents, inPlane: inExtents.reduce((a, b) => a * b, 1),
            outPlane: outExtents.reduce((a, b) => a * b, 1) };
 }
