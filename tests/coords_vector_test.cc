@@ -78,9 +78,7 @@ HWY_EXPORT(TwinLanes);
 
 namespace {
 
-constexpr size_t kCount = 256;  // a multiple of every target's lanes, SVE's 2048 bits included
-
-bool SameBits(float a, float b) { return std::memcmp(&a, &b, sizeof(a)) == 0; }
+constexpr size_t kCount = test::kTwinLanes;
 
 TEST_CASE("coords-inl.h's vector twins equal coords.h lane by lane on every target",
           "[coords][simd]") {
@@ -129,7 +127,7 @@ TEST_CASE("coords-inl.h's vector twins equal coords.h lane by lane on every targ
                                    : which == 2 ? ClampFar<float>(v, last)
                                    : which >= 7 ? PadCoordinate<float>(v, size, options)
                                                 : CubicWeight<float>(tap_distance[which - 3]);
-            if (!SameBits(out[i], expected)) {
+            if (!test::SameBits(out[i], expected)) {
               mismatches.Add(std::string(hwy::TargetName(target)) + ": twin " +
                              std::to_string(which) + " of " + std::to_string(v) + ", size " +
                              std::to_string(size) + (align_corners ? " ac" : "") + ": vector " +

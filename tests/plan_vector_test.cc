@@ -79,9 +79,7 @@ HWY_EXPORT(WeighBlock);
 
 namespace {
 
-constexpr size_t kCount = 256;  // a multiple of every target's lanes, SVE's 2048 bits included
-
-bool SameBits(float a, float b) { return std::memcmp(&a, &b, sizeof(a)) == 0; }
+constexpr size_t kCount = test::kTwinLanes;
 
 TEST_CASE("plan-inl.h's row weights equal their scalar originals lane by lane on every target",
           "[plan][simd]") {
@@ -146,7 +144,7 @@ TEST_CASE("plan-inl.h's row weights equal their scalar originals lane by lane on
                 }
               }
               for (size_t k = 0; k < combinations; ++k) {
-                if (!SameBits(out[k * kCount + i], expected[k])) {
+                if (!test::SameBits(out[k * kCount + i], expected[k])) {
                   mismatches.Add(std::string(hwy::TargetName(target)) + ": taps " +
                                  std::to_string(taps) + (fixed ? " fixed " : " ") + "rank " +
                                  std::to_string(rank) + " lane " + std::to_string(i) +

@@ -14,8 +14,10 @@
 #define GRIDSAMPLE_TESTS_TARGETS_H_
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -89,6 +91,13 @@ void ForEachTarget(F&& body) {
   }
   hwy::SetSupportedTargetsForTest(0);
 }
+
+// Lanes enough for a whole number of vectors of every target, SVE's 2048 bits included: the
+// count of the twin tests, which run a vector kernel and its scalar twin lane by lane.
+constexpr size_t kTwinLanes = 256;
+
+// Whether two floats are the same bits (a NaN its own, -0 not 0): what a twin must give.
+inline bool SameBits(float a, float b) { return std::memcmp(&a, &b, sizeof(a)) == 0; }
 
 }  // namespace test
 }  // namespace gridsample
