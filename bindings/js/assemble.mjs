@@ -115,11 +115,19 @@ function readRegistries() {
       typeOfArray[bare] = name;
     }
   }
-  const modes = entries('modes.inc', /^GRIDSAMPLE_MODE\(\w+, "(\w+)", "(\w*)",/gm)
-      .flatMap((match) => match.slice(1).filter(Boolean));
+  const modeEntries = entries('modes.inc', /^GRIDSAMPLE_MODE\(\w+, "(\w+)", "(\w*)",/gm);
+  const modes = modeEntries.flatMap((match) => match.slice(1).filter(Boolean));
+  // Each spelling → the mode it names, the modes' own names first and then opset 16's, in the
+  // order of the core's parser's message (src/api.cc).
+  const modeOfSpelling = Object.fromEntries([
+    ...modeEntries.map(([, name]) => [name, name]),
+    ...modeEntries.filter(([, , alias]) => alias).map(([, name, alias]) => [alias, name]),
+  ]);
   const paddings = entries('paddings.inc', /^GRIDSAMPLE_PADDING\(\w+, "(\w+)"\)/gm)
       .map(([, name]) => name);
-  return { dtypes: dtypes.map(({ name }) => name), modes, paddings, arraysOfType, typeOfArray };
+  return { dtypes: dtypes.map(({ name }) => name), modes, paddings, modeOfSpelling,
+           paddingOfSpelling: Object.fromEntries(paddings.map((name) => [name, name])),
+           arraysOfType, typeOfArray };
 }
 
 // Replaces the marks `/* @registry NAME */ PLACEHOLDER` of `text` with registries[NAME] as

@@ -14,10 +14,11 @@ const OPTION_NAMES = ['device', 'mode', 'paddingMode', 'alignCorners', 'layout',
 // GPUBufferUsage's flags (the WebGPU spec's values: the global is not there in every runtime).
 export const USAGE = { COPY_SRC: 0x4, COPY_DST: 0x8, STORAGE: 0x80 };
 
-// The spellings the core parses, and its messages for the others (src/api.cc), so that a bad
-// attribute fails alike on every backend.
-const MODES = { linear: 'linear', nearest: 'nearest', cubic: 'cubic', bilinear: 'linear',
-                bicubic: 'cubic' };
+// The spellings the core parses (its registries, which bindings/js/assemble.mjs writes in), and
+// its messages for the others (src/api.cc), so that a bad attribute fails alike on every
+// backend.
+const MODES = /* @registry modeOfSpelling */ {};
+const PADDINGS = /* @registry paddingOfSpelling */ {};
 const LAYOUTS = ['channels-first', 'channels-last'];
 
 function parseAttribute(what, spelling, known) {
@@ -33,7 +34,7 @@ export function parseMode(spelling) {
 }
 
 export function parsePadding(spelling) {
-  return parseAttribute('padding_mode', spelling, PADDING_IDS);
+  return PADDING_IDS[parseAttribute('padding_mode', spelling, PADDINGS)];
 }
 
 // The layout: channels-first, the only one this path takes yet.

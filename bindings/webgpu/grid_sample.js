@@ -44,8 +44,7 @@ function readCall(x, grid, options) {
                            'cannot write a buffer it reads');
     }
   }
-  const dispatch = shape.yCount > 0 ? workgroups(read.device, shape.yDims[0] * shape.outPlane) :
-      null;
+  const dispatch = shape.yCount > 0 ? workgroups(read.device, shape.locations) : null;
   return { ...read, xt, gt, shape, bytes, modeId, paddingId, dispatch };
 }
 

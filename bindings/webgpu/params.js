@@ -11,16 +11,13 @@ function bitsOf(value) {
 
 // shape: outputShape's; row: the locations of one row of workgroups.
 export function paramWords(shape, channels, row) {
-  const { inExtents } = shape;
+  const { inExtents, strides } = shape;
   const words = new Uint32Array(PARAM_HEADER_WORDS + MAX_RANK * PARAM_AXIS_WORDS);
-  const locations = shape.yDims[0] * shape.outPlane;
   // The sixth word stays 0: the shader's opaque() XORs with it.
-  words.set([inExtents.length, channels, shape.outPlane, shape.inPlane, locations, 0, row]);
-  let stride = 1;
-  for (let a = inExtents.length - 1; a >= 0; --a) {
-    const at = PARAM_HEADER_WORDS + a * PARAM_AXIS_WORDS;
-    words.set([inExtents[a], stride, bitsOf(inExtents[a]), bitsOf(inExtents[a] - 1)], at);
-    stride *= inExtents[a];
-  }
+  words.set([inExtents.length, channels, shape.outPlane, shape.inPlane, shape.locations, 0, row]);
+  inExtents.forEach((extent, a) => {
+    words.set([extent, strides[a], bitsOf(extent), bitsOf(extent - 1)],
+              PARAM_HEADER_WORDS + a * PARAM_AXIS_WORDS);
+  });
   return words;
 }

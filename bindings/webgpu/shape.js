@@ -33,7 +33,8 @@ function count(name, dims) {
   return product;
 }
 
-// { yDims, xCount, gridCount, yCount, inExtents, inPlane, outPlane } of a call.
+// { yDims, xCount, gridCount, yCount, inExtents, strides (X's spatial ones, in elements),
+// inPlane, outPlane, locations (N × outPlane: the shader's invocations) } of a call.
 export function outputShape(xDims, gridDims) {
   const xCount = count('x', xDims);
   const gridCount = count('grid', gridDims);
@@ -57,14 +58,14 @@ export function outputShape(xDims, gridDims) {
   const inExtents = xDims.slice(2);
   const outExtents = gridDims.slice(1, -1);
   // The planes on their own: with N or C of 0, x's and grid's counts bound nothing.
-  count('x (spatial extents)', inExtents);
-  count('grid (spatial extents)', outExtents);
+  const inPlane = count('x (spatial extents)', inExtents);
+  const outPlane = count('grid (spatial extents)', outExtents);
   // The strides, products of trailing extents: an empty axis before them makes the plane empty,
   // not them small (x of shape [1, 1, 0, 2^40, 2^40]).
-  let stride = 1n;
+  const strides = new Array(r).fill(1n);
   for (let a = r - 1; a >= 1; --a) {
-    stride *= BigInt(inExtents[a]);
-    if (stride >= MAX_COUNT) {
+    strides[a - 1] = strides[a] * BigInt(inExtents[a]);
+    if (strides[a - 1] >= MAX_COUNT) {
       throw invalid(`x: the spatial extents ${shapeText(inExtents)} of shape ` +
                     `${shapeText(xDims)} overflow the element stride of spatial axis ${a - 1}`);
     }
@@ -88,6 +89,6 @@ export function outputShape(xDims, gridDims) {
                   `${inExtents[long]} elements; WebGPU takes fewer than ${MAX_EXTENT} yet`);
   }
   return { yDims, xCount: Number(xCount), gridCount: Number(gridCount), yCount: Number(yCount),
-           inExtents, inPlane: inExtents.reduce((a, b) => a * b, 1),
-           outPlane: outExtents.reduce((a, b) => a * b, 1) };
+           inExtents, strides: strides.map(Number), inPlane: Number(inPlane),
+           outPlane: Number(outPlane), locations: Number(BigInt(xDims[0]) * outPlane) };
 }
