@@ -20,7 +20,9 @@
 #                 a second or two)
 #   4. data       gridsample_workloads writes the workload table (tests/bench/workloads.h) and
 #                 every workload's tensors to $BUILD_ROOT/bench/data, which every runner reads
-#   5. native     gridsample_bench: Google Benchmark, 1 thread and all threads
+#   5. native     gridsample_bench: Google Benchmark, 1 thread and all threads, once per SIMD
+#                 target this CPU runs (BENCH_TARGETS=AVX2,SSE4 names them), and a 64 MiB copy:
+#                 the memory bandwidth the image workloads are held against
 #   6. ort        scripts/bench_ort.mjs: onnxruntime-node on the models in tests/bench/models,
 #                 1 thread and all threads
 #   7. peers      scripts/bench_peers.py in the venv, one process per peer: 1 thread and all
@@ -48,7 +50,7 @@
 # name BENCH_ORT_MIN_TIME works too) the JavaScript and Python runners, and
 # BENCH_JS_WARMUP_TIME (seconds of warm-up per JavaScript timing, 1: V8 optimises WebAssembly
 # late). BENCH_STAT=min shows each runner's fastest run instead of its median (steadier on a
-# busy machine). The raw results stay in test-output/ as bench-gridsample.ROUND.json,
+# busy machine). The raw results stay in test-output/ as bench-gridsample.TARGET.ROUND.json,
 # bench-ort.ROUND.json, bench-peer-PEER.ROUND.json, bench-wasm.ROUND.json,
 # bench-node-native.ROUND.json, bench-ort-web.ROUND.THREADS.json and bench-opencvjs.ROUND.json.
 set -euo pipefail
@@ -148,14 +150,24 @@ all_threads=$(node -p "require('$dir/data/workloads.json').hardware_threads")
 results=()
 rm -f "$out"/bench-gridsample.*.json "$out"/bench-ort.*.json "$out"/bench-wasm.*.json \
   "$out"/bench-ort-web.*.json "$out"/bench-peer-*.json "$out"/bench-opencvjs.*.json
+# The SIMD targets the native build is timed on: every one Highway compiled that this CPU runs
+# (best first; not the scalar fallbacks), or those BENCH_TARGETS names (comma-separated).
+if [ -n "${BENCH_TARGETS:-}" ]; then
+  IFS=, read -r -a targets <<<"$BENCH_TARGETS"
+else
+  mapfile -t targets < <("$dir/tests/bench/gridsample_bench" --gridsample_targets |
+    grep -v -x -e SCALAR -e EMU128)
+fi
 for round in $(seq 1 "$rounds"); do
-  say "native, round $round/$rounds: gridsample_bench"
-  "$dir/tests/bench/gridsample_bench" \
-    --benchmark_repetitions="${BENCH_REPETITIONS:-5}" \
-    --benchmark_min_time="${BENCH_MIN_TIME:-0.1}" \
-    --benchmark_report_aggregates_only=true \
-    --benchmark_out="$out/bench-gridsample.$round.json" --benchmark_out_format=json >&2
-  results+=(--gridsample "$out/bench-gridsample.$round.json")
+  for target in "${targets[@]}"; do
+    say "native, round $round/$rounds: gridsample_bench, $target"
+    "$dir/tests/bench/gridsample_bench" --gridsample_target="$target" \
+      --benchmark_repetitions="${BENCH_REPETITIONS:-5}" \
+      --benchmark_min_time="${BENCH_MIN_TIME:-0.1}" \
+      --benchmark_report_aggregates_only=true \
+      --benchmark_out="$out/bench-gridsample.$target.$round.json" --benchmark_out_format=json >&2
+    results+=(--gridsample "$out/bench-gridsample.$target.$round.json")
+  done
 
   say "ort, round $round/$rounds: onnxruntime-node"
   node scripts/bench_ort.mjs --runtime node --data "$dir/data" "${js_timing[@]}" \

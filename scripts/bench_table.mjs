@@ -7,6 +7,8 @@
 //   --workloads   the table as `gridsample_workloads --write DIR` wrote it
 //   --gridsample  gridsample_bench's --benchmark_out JSON (Google Benchmark format; the median
 //                 aggregates are used when it ran repetitions): the native build; once per round
+//                 and SIMD target (its context names the target), the best target first: the
+//                 tables compare that one, and give each other target a column and a speed-up
 //   --ours        another build of gridsample timed by a JavaScript runner (scripts/bench_wasm.mjs:
 //                 the WebAssembly package), in the report format of scripts/bench_common.mjs;
 //                 once per round
@@ -67,7 +69,8 @@ const table = readJson(args.workloads);
 const allThreads = table.hardware_threads;
 const workloadById = new Map(table.workloads.map((w) => [w.id, w]));
 
-// Google Benchmark's JSON → { "ID/threads": { status, ms, reason } }.
+// Google Benchmark's JSON → { "ID/threads": { status, ms, reason } }, and the memory copy's
+// bandwidth as { "memory/threads": { status, ms, bytesPerSecond } }.
 function nativeResults(report) {
   const toMs = { ns: 1e-6, us: 1e-3, ms: 1, s: 1e3 };
   const entries = report.benchmarks ?? [];
@@ -75,7 +78,13 @@ function nativeResults(report) {
   const results = {};
   for (const b of entries) {
     if (repeated && !(b.run_type === 'aggregate' && b.aggregate_name === args.stat)) continue;
-    const match = /^gridsample\/([^/]+)\/num_threads:(\d+)/.exec(b.run_name ?? b.name);
+    const name = b.run_name ?? b.name;
+    const memory = /^memory\/copy\/num_threads:(\d+)/.exec(name);
+    if (memory && !b.error_occurred) {
+      results[`memory/${memory[1]}`] = { status: 'ok', ms: b.real_time * toMs[b.time_unit ?? 'ns'],
+                                         bytesPerSecond: b.bytes_per_second };
+    }
+    const match = /^gridsample\/([^/]+)\/num_threads:(\d+)/.exec(name);
     if (!match) continue;
     results[`${match[1]}/${match[2]}`] = b.error_occurred
       ? { status: 'n/a', reason: b.error_message }
@@ -139,11 +148,21 @@ function groupRunners(files) {
   return runners;
 }
 
+// The native build's reports, one build per Highway target it was timed on (the first given,
+// the best target, is the one the tables compare; the others get columns of their own).
 const nativeReports = args.gridsample.map(readJson);
+const targetOf = (report) => report.context?.highway_target ?? '?';
+const nativeTargets = [...new Set(nativeReports.map(targetOf))].map((target) => {
+  const reports = nativeReports.filter((r) => targetOf(r) === target);
+  return { target, reports, results: best(reports.map(nativeResults)) };
+});
 const native = {
-  name: 'gridsample', label: 'gridsample (native)', platform: 'native', reports: nativeReports,
-  results: best(nativeReports.map(nativeResults)), threads: [...new Set([1, allThreads])],
+  name: nativeTargets.length > 1 ? `gridsample ${nativeTargets[0].target}` : 'gridsample',
+  label: 'gridsample (native)', platform: 'native', reports: nativeTargets[0].reports,
+  results: nativeTargets[0].results, threads: [...new Set([1, allThreads])],
 };
+const otherTargets = nativeTargets.slice(1).map((t) => ({ ...t, name: `gridsample ${t.target}`,
+                                                          label: `gridsample (native, ${t.target})` }));
 const ours = [native, ...groupRunners(args.ours)];
 // The package's native backend in Node.js (scripts/bench_wasm.mjs --backend native) has no peers
 // of its own: it gets a table beside the package's WebAssembly build instead.
@@ -221,19 +240,23 @@ for (const platform of platforms) {
   const shown = platform.peers.filter((p) => !p.apart);
   for (const threads of platform.threads) {
     const withMelem = platform.subject === native && threads === 1;
+    const targets = platform.subject === native ? otherTargets : [];
     const header = ['workload', 'description', `${platform.subject.name} ms`,
-                    ...shown.map((p) => `${p.name} ms`)];
+                    ...targets.map((t) => `${t.name} ms`), ...shown.map((p) => `${p.name} ms`)];
     if (shown.length > 1) header.push('fastest exact peer', 'speed-up vs fastest');
     if (shown.length === 1) header.push(`speed-up vs ${shown[0].name}`);
+    header.push(...targets.map((t) => `${t.target} speed-up`));
     if (withMelem) header.push('Melem/s');
     const rows = table.workloads.map((w) => {
       const key = `${w.id}/${threads}`;
       const subject = platform.subject.results[key];
       const row = [w.id, w.description, cell(subject, platform.subject),
+                   ...targets.map((t) => cell(t.results[key], t)),
                    ...shown.map((p) => cell(p.results[key], p))];
       const fastest = fastestExact(platform, key);
       if (shown.length > 1) row.push(fastest?.peer.name ?? '—');
       if (shown.length > 0) row.push(speedUp(subject, fastest?.result));
+      row.push(...targets.map((t) => speedUp(t.results[key], fastest?.result)));
       if (withMelem) {
         row.push(subject?.status === 'ok' ? (w.y.elements / subject.ms / 1e3).toFixed(1) : '—');
       }
@@ -242,6 +265,45 @@ for (const platform of platforms) {
     sections.push('', `### ${platformTitle[platform.name] ?? platform.name}, ${
       threadTitle(threads)}`, '', ...tableLines(header, rows));
   }
+}
+
+// The memory-bound workloads against the machine's bandwidth: each call's traffic (X, the grid
+// and Y once each) at the speed of the 64 MiB copy on as many threads, against the native
+// build's time. Shown for calls of 10 MB or more, where memory can be what bounds them.
+const bytesOf = (tensor) => tensor.shape.reduce((a, b) => a * b, 1) *
+  ({ float64: 8, float32: 4, float16: 2, bfloat16: 2, uint8: 1, int8: 1 }[tensor.dtype] ?? 4);
+const heavy = table.workloads.filter((w) => bytesOf(w.x) + bytesOf(w.grid) + bytesOf(w.y) >= 10e6);
+if (heavy.length && native.threads.some((t) => native.results[`memory/${t}`])) {
+  const header = ['workload', 'traffic MB', ...native.threads.flatMap((threads) => {
+    const label = threadLabel(threads);
+    return [`${native.name} ${label} ms`, `limit ${label} ms`, `ratio ${label}`];
+  })];
+  const rows = heavy.map((w) => {
+    const traffic = bytesOf(w.x) + bytesOf(w.grid) + bytesOf(w.y);
+    return [w.id, (traffic / 1e6).toFixed(1), ...native.threads.flatMap((threads) => {
+      const bandwidth = native.results[`memory/${threads}`]?.bytesPerSecond;
+      const r = native.results[`${w.id}/${threads}`];
+      const limit = bandwidth ? traffic / bandwidth * 1e3 : undefined;
+      return [cell(r, native), limit ? formatMs(limit) : '—',
+              limit && r?.status === 'ok' ? `${(r.ms / limit).toFixed(2)}×` : '—'];
+    })];
+  });
+  const speeds = native.threads.map((threads) => {
+    const bandwidth = native.results[`memory/${threads}`]?.bytesPerSecond;
+    return `${threadTitle(threads)} ${bandwidth ? (bandwidth / 1e9).toFixed(1) : '?'} GB/s`;
+  });
+  sections.push('', '### The native build against the memory bandwidth', '',
+                'Limit = the call\'s traffic (X, the grid and Y, each once) at the bandwidth of a ' +
+                `64 MiB memcpy on as many threads (${speeds.join(', ')}, read and written bytes ` +
+                'counted); ratio = gridsample ms / limit ms (1: as fast as memory allows).', '',
+                ...tableLines(header, rows, 1));
+}
+
+// Where the real models' workloads come from.
+const sourced = table.workloads.filter((w) => w.source);
+if (sourced.length) {
+  sections.push('', '### The real models\' workloads', '',
+                ...sourced.map((w) => `- ${w.id}: ${w.source}.`));
 }
 
 // The package in Node.js: its native backend against its WebAssembly build, fresh outputs.
@@ -354,7 +416,8 @@ const lines = [
   `- CPU: ${cpuModel}; ${ctx.num_cpus ?? os.cpus().length} logical CPUs${cores}; ` +
     `1-minute load average at the start of each round: ${loads.join('; ')}`,
   `- gridsample (native): ${ctx.compiler ?? '?'}, ${ctx.build_type ?? '?'}, ` +
-    `flags \`${ctx.build_flags ?? '?'}\`; Highway target ${ctx.highway_target ?? '?'} ` +
+    `flags \`${ctx.build_flags ?? '?'}\`; Highway target${nativeTargets.length > 1 ? 's' : ''} ` +
+    `${nativeTargets.map((t) => t.target).join(', ')} ` +
     `(this CPU runs: ${ctx.highway_targets_available ?? '?'}); Google Benchmark, wall time, ` +
     `${statText} of the repetitions`,
   ...runners.map((r) => `- ${r.label}: ${r.reports[0].setup ?? '?'}` + (r.apart ? '' :

@@ -7,8 +7,9 @@ The workloads are not restated here: they come from the JSON that the C++ table 
 
     build/bench/tests/bench/gridsample_workloads --json | python3 scripts/gen_bench_models.py -
 
-A model is written for every workload, including those onnxruntime may lack a kernel for
-(uint8 or float16 X, cubic on 5-D X): ONNX defines them all, and scripts/bench_ort.mjs finds out
+A model is written for every channels-first workload (ONNX has no other layout), including
+those onnxruntime may lack a kernel for (uint8 or float16 X, cubic on 5-D X): ONNX defines them
+all, and scripts/bench_ort.mjs finds out
 at run time which ones the installed onnxruntime can run, and reports the others as n/a with
 its reason. Next to the models, manifest.json records what each was made from, so that
 bench_ort.mjs refuses models that no longer match the table.
@@ -108,6 +109,8 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     models = {}
     for workload in table["workloads"]:
+        if workload.get("layout") == "channels-last":
+            continue  # ONNX's GridSample takes channels-first tensors only
         name = workload["id"] + ".onnx"
         model = make_model(workload)
         with open(os.path.join(args.out, name), "wb") as f:

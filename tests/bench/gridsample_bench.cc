@@ -6,12 +6,24 @@
 // written into --benchmark_out JSON) names the CPU, the Highway target the kernels dispatch
 // to, the thread counts and the build flags.
 //
-// scripts/bench.sh runs this next to onnxruntime and prints the comparison table.
+// memory/copy/num_threads:T copies 64 MiB with memcpy split over T threads (bytes_per_second
+// counts what is read and written): the memory bandwidth a call's traffic is held against.
+//
+// Flags of its own, before Google Benchmark's:
+//   --gridsample_target=NAME  runs the kernels of Highway's target NAME (one this CPU runs and
+//                             the build compiled, e.g. AVX2 on an AVX-512 machine), not the best
+//   --gridsample_targets      prints those targets, best first, one per line, and exits
+//   --gridsample_path=NAME    (sampler.h's SamplerPathName) makes every workload take that path
+//                             wherever it can, whatever the tuning thresholds say: for
+//                             measuring the path-choice rule
+//
+// scripts/bench.sh runs this next to the peers and prints the comparison tables.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -64,6 +76,34 @@ std::string AvailableTargets() {
   return names;
 }
 
+// Makes the kernels dispatch to the target named `name` (one of AvailableTargets()); false if
+// there is none of that name, or the kernels do not report it once chosen.
+bool ChooseTarget(const std::string& name) {
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    if (name != hwy::TargetName(target)) continue;
+    hwy::SetSupportedTargetsForTest(target);
+    return name == KernelTargetName();
+  }
+  return false;
+}
+
+// Splits a copy of 64 MiB (large enough that memcpy streams it past the caches) into one
+// contiguous part per thread.
+void CopyMemory(benchmark::State& state, int num_threads) {
+  constexpr size_t kBytes = size_t{64} << 20;
+  static std::vector<unsigned char> from(kBytes, 1), to(kBytes, 0);
+  const size_t threads = ThreadsForCall(num_threads);
+  const size_t part = kBytes / threads;
+  for (auto _ : state) {
+    ParallelFor(threads, threads, [&](size_t item, size_t) {
+      std::memcpy(to.data() + item * part, from.data() + item * part, part);
+    });
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * int64_t{2} * kBytes);
+  state.counters["num_threads"] = static_cast<double>(threads);
+}
+
 // A workload's tensors, made on first use and kept for the later runs of the same workload.
 Tensors& TensorsOf(const Workload& w) {
   static std::map<std::string, std::unique_ptr<Tensors>> cache;
@@ -98,6 +138,16 @@ void RegisterAll() {
   const int all = static_cast<int>(HardwareThreads());
   std::vector<int> thread_counts = {1};
   if (all > 1) thread_counts.push_back(all);
+  for (int threads : thread_counts) {
+    const std::string name = "memory/copy/num_threads:" + std::to_string(threads);
+    benchmark::RegisterBenchmark(name.c_str(), CopyMemory, threads)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime()
+        ->MinWarmUpTime(0.05)
+        ->ComputeStatistics("min", [](const std::vector<double>& v) {
+          return *std::min_element(v.begin(), v.end());
+        });
+  }
   for (const Workload& w : Workloads()) {
     for (int threads : thread_counts) {
       const std::string name =
@@ -113,6 +163,17 @@ void RegisterAll() {
   }
 }
 
+// Forces every call onto the path named `name`; false if there is none of that name.
+bool ForcePath(const std::string& name) {
+  for (int k = 0; const char* path = SamplerPathName(SamplerPath(k)); ++k) {
+    if (name == path) {
+      ForceSamplerPathForTest(SamplerPath(k));
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 }  // namespace bench
 }  // namespace gridsample
@@ -120,26 +181,32 @@ void RegisterAll() {
 int main(int argc, char** argv) {
   using gridsample::bench::AvailableTargets;
   using gridsample::bench::CpuModel;
-  // --gridsample_path=NAME (sampler.h's SamplerPathName) makes every workload take that path
-  // wherever it can, whatever the tuning thresholds say: for measuring the path-choice rule.
-  const std::string path_flag = "--gridsample_path=";
   std::string forced = "chosen";
+  const std::string available = AvailableTargets();  // before a target is chosen
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg.rfind(path_flag, 0) != 0) continue;
-    forced = arg.substr(path_flag.size());
-    bool known = false;
-    for (int k = 0; const char* name = gridsample::SamplerPathName(gridsample::SamplerPath(k));
-         ++k) {
-      if (forced == name) {
-        gridsample::ForceSamplerPathForTest(gridsample::SamplerPath(k));
-        known = true;
+    const size_t equals = arg.find('=');
+    const std::string flag = arg.substr(0, equals);
+    const std::string value = equals == std::string::npos ? "" : arg.substr(equals + 1);
+    if (flag == "--gridsample_targets") {
+      for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        std::printf("%s\n", hwy::TargetName(target));
       }
+      return 0;
     }
-    if (!known) {
-      std::fprintf(stderr, "gridsample_bench: unknown path %s\n", forced.c_str());
+    if (flag == "--gridsample_target" && !gridsample::bench::ChooseTarget(value)) {
+      std::fprintf(stderr, "gridsample_bench: no target %s here (this CPU runs: %s)\n",
+                   value.c_str(), available.c_str());
       return 1;
     }
+    if (flag == "--gridsample_path") {
+      forced = value;
+      if (!gridsample::bench::ForcePath(value)) {
+        std::fprintf(stderr, "gridsample_bench: unknown path %s\n", value.c_str());
+        return 1;
+      }
+    }
+    if (flag != "--gridsample_target" && flag != "--gridsample_path") continue;
     std::copy(argv + i + 1, argv + argc, argv + i);
     --argc;
     --i;
@@ -148,7 +215,7 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::AddCustomContext("cpu_model", CpuModel());
   benchmark::AddCustomContext("highway_target", gridsample::KernelTargetName());
-  benchmark::AddCustomContext("highway_targets_available", AvailableTargets());
+  benchmark::AddCustomContext("highway_targets_available", available);
   benchmark::AddCustomContext("hardware_threads", std::to_string(gridsample::HardwareThreads()));
   benchmark::AddCustomContext("thread_counts",
                               gridsample::HardwareThreads() > 1

@@ -50,11 +50,12 @@ std::string WorkloadJson(const Workload& w, bool with_files) {
                 w.scale, w.degrees, static_cast<unsigned long long>(w.seed));
   std::string out =
       "    {\"id\": " + Quote(id) + ", \"description\": " + Quote(Description(w)) +
+      ", \"source\": " + Quote(w.source) +
       ",\n     \"x\": {\"dtype\": " + Quote(DTypeName(w.x_dtype)) +
       ", \"shape\": " + ShapeJson(w.x_shape) + "},\n" +
       "     \"grid\": {\"dtype\": \"float32\", \"shape\": " + ShapeJson(w.grid_shape) +
-      ", \"generator\": " + Quote(w.grid_kind == GridKind::kAffine ? "affine" : "uniform") + ", " +
-      numbers + "},\n" + "     \"y\": {\"dtype\": " + Quote(DTypeName(w.x_dtype)) +
+      ", \"generator\": " + Quote(GridKindName(w.grid_kind)) + ", " + numbers + "},\n" +
+      "     \"y\": {\"dtype\": " + Quote(DTypeName(w.x_dtype)) +
       ", \"shape\": " + ShapeJson(y_shape) +
       ", \"elements\": " + std::to_string(ElementCount(y_shape)) + "},\n" +
       "     \"mode\": " + Quote(ModeName(w.mode)) +
