@@ -629,8 +629,9 @@ HWY_INLINE void GatherAndWeigh(D d, const unsigned char* const* rows,
 
 // The pair kernel's policies for CopyAndWeighBlocks: a block of copied pairs, pairs[row][j],
 // from the rows at rows[row] (both the caller's arrays: in a struct with the rest, the block
-// made GCC 12 reload the rest from memory), prefetched ahead.
-template <ElementKind K, size_t kRows>
+// made GCC 12 reload the rest from memory), prefetched ahead, and with kPrefetchNext in the
+// next plane (PrefetchNextPlane).
+template <ElementKind K, size_t kRows, bool kPrefetchNext>
 struct PairBlock {
   using Format = PairFormat<K>;
   static constexpr size_t kElement = sizeof(typename Format::Pair) / 2;
@@ -638,10 +639,13 @@ struct PairBlock {
   const unsigned char* const* rows;
   const int32_t* base_offsets;
   size_t count;
+  size_t next_plane;  // PrefetchNextPlane's distance, or 0
   PairOutput<K> to;
 
   HWY_INLINE void Prefetch(size_t i) {
     PrefetchAhead<kRows>(rows, base_offsets, i, count, kElement);
+    if constexpr (kPrefetchNext)
+      PrefetchNextPlane<kRows>(rows, next_plane, base_offsets, i, 1, kElement);
   }
   HWY_INLINE void Copy(size_t row, size_t j, size_t base) {
     std::memcpy(&pairs[row][j], rows[row] + base * kElement, sizeof(pairs[row][j]));
@@ -656,10 +660,14 @@ struct PairBlock {
   }
 };
 
-template <ElementKind K, size_t kRows>
+// kPrefetchNext: the windows of the plane next_plane bytes on are prefetched (PrefetchNextPlane);
+// a template argument, as the prefetches' addresses, computed with the loads', cost the other
+// calls about a tenth of their instructions.
+template <ElementKind K, size_t kRows, bool kPrefetchNext>
 bool SampleLinearPairsForRank(const void* plane, const int32_t* HWY_RESTRICT base_offsets,
                               const int32_t* row_deltas, const float* HWY_RESTRICT row_weights,
-                              size_t pitch, size_t count, PairFlags flags, float* out, void* dst) {
+                              size_t pitch, size_t count, PairFlags flags, size_t next_plane,
+                              float* out, void* dst) {
   using Format = PairFormat<K>;
   // Whole vectors start a multiple of 4 floats after dst: all are 16-byte aligned, or none.
   const PairOutput<K> to{
@@ -681,6 +689,9 @@ bool SampleLinearPairsForRank(const void* plane, const int32_t* HWY_RESTRICT bas
     GatherAndWeigh<kRows, Format>(
         d, rows, base_offsets, count, kElement, flags.hardware_gathers,
         [&](const V* left, const V* right, size_t i, size_t valid) {
+          if constexpr (kPrefetchNext) {
+            PrefetchNextPlane<kRows>(rows, next_plane, base_offsets, i, valid, kElement);
+          }
           const auto gathered = [&](size_t row, V& l, V& r) { l = left[row], r = right[row]; };
           WeighPairs<K, kRows>(d, gathered, row_weights, pitch, valid, to, i, nan);
         });
@@ -689,7 +700,7 @@ bool SampleLinearPairsForRank(const void* plane, const int32_t* HWY_RESTRICT bas
   }
 #endif
   alignas(64) typename Format::Pair pairs[kRows][kWindowBlock];
-  PairBlock<K, kRows> block{pairs, rows, base_offsets, count, to};
+  PairBlock<K, kRows, kPrefetchNext> block{pairs, rows, base_offsets, count, next_plane, to};
   CopyAndWeighBlocks<kWindowBlock, kRows>(d, base_offsets, row_weights, pitch, count, block, nan);
   if (to.stream) hwy::FlushStream();
   return !hn::AllFalse(d, nan);
@@ -702,13 +713,22 @@ HWY_INLINE auto VisitPairRows(size_t rows, F&& f) {
   return VisitSize<1, 2, 4, kMaxPairRows>(rows, f);
 }
 
+// Float32 planes only prefetch the next plane (SampleLinearPairs): the sparse samplings that need
+// it sample float features, and each kind's second instantiation would cost code.
 template <ElementKind K>
 bool SampleLinearPairsForKind(const void* plane, const WindowPlanView& plan, PairFlags flags,
-                              float* out, void* dst) {
+                              size_t next_plane, float* out, void* dst) {
   return VisitPairRows(plan.rows, [&](auto r) {
-    return SampleLinearPairsForRank<K, decltype(r)::value>(plane, plan.base_offsets,
-                                                           plan.row_deltas, plan.row_weights,
-                                                           plan.pitch, plan.count, flags, out, dst);
+    constexpr size_t kRows = decltype(r)::value;
+    const auto sample = [&](auto prefetch_next) {
+      return SampleLinearPairsForRank<K, kRows, decltype(prefetch_next)::value>(
+          plane, plan.base_offsets, plan.row_deltas, plan.row_weights, plan.pitch, plan.count,
+          flags, next_plane, out, dst);
+    };
+    if (K == ElementKind::kF32 && next_plane != 0) {
+      return sample(std::integral_constant<bool, K == ElementKind::kF32>());
+    }
+    return sample(std::false_type());
   });
 }
 

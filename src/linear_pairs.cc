@@ -27,11 +27,11 @@ void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes, const
 }
 
 bool SampleLinearPairs(ElementKind kind, const void* plane, const WindowPlanView& plan,
-                       PairFlags flags, float* out, void* dst) {
+                       PairFlags flags, size_t next_plane, float* out, void* dst) {
   switch (kind) {
 #define GRIDSAMPLE_PAIR_KIND(Kind) \
   case ElementKind::Kind:          \
-    return SampleLinearPairsForKind<ElementKind::Kind>(plane, plan, flags, out, dst);
+    return SampleLinearPairsForKind<ElementKind::Kind>(plane, plan, flags, next_plane, out, dst);
     GRIDSAMPLE_PAIR_KIND(kF32)
     GRIDSAMPLE_PAIR_KIND(kF16)
     GRIDSAMPLE_PAIR_KIND(kBF16)
@@ -101,8 +101,8 @@ void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes, const
   (grid, rank, sizes, strides, options, fixed_bits, count, pitch, base_offsets, row_weights);
 }
 bool SampleLinearPairs(ElementKind kind, const void* plane, const WindowPlanView& plan,
-                       PairFlags flags, float* out, void* dst) {
-  return HWY_DYNAMIC_DISPATCH(SampleLinearPairs)(kind, plane, plan, flags, out, dst);
+                       PairFlags flags, size_t next_plane, float* out, void* dst) {
+  return HWY_DYNAMIC_DISPATCH(SampleLinearPairs)(kind, plane, plan, flags, next_plane, out, dst);
 }
 
 }  // namespace gridsample

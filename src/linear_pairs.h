@@ -43,7 +43,9 @@ void PlanLinearPairs(const float* grid, size_t rank, const int64_t* sizes, const
 // The integer and bool kinds take a plan with fixed_bits = kFixedBits of their dtype (whose
 // non-finite locations weigh 0) and sum it exactly, so their outputs are convert.h's FromExact
 // of the exact sum, and they never return true.
-// `flags` say how pairs are loaded and sums stored; the sums are the same either way.
+// `flags` say how pairs are loaded and sums stored, and for kF32 a nonzero `next_plane` that the
+// windows of the plane that many bytes on are prefetched as these are sampled (the caller
+// samples that plane next: ScatteredWindows); the sums are the same either way.
 struct PairFlags {
   // AVX-512 targets load float32 pairs with the CPU's gathers (HardwareGathersPay); otherwise,
   // and on every other target, one by one.
@@ -54,7 +56,7 @@ struct PairFlags {
   bool stream_output = false;
 };
 bool SampleLinearPairs(ElementKind kind, const void* plane, const WindowPlanView& plan,
-                       PairFlags flags, float* out, void* dst);
+                       PairFlags flags, size_t next_plane, float* out, void* dst);
 
 // Whether AVX-512's gathers load the pair kernel's float32 pairs faster than loads one by one
 // on this CPU: on Intel's cores, not on AMD's (docs/benchmarks.md has the figures). Highway

@@ -287,6 +287,25 @@ HWY_INLINE void PrefetchAhead(const unsigned char* const* rows,
 #endif
 }
 
+// The pair kernels' prefetches of a scattered tile (ScatteredWindows): the rows of the windows
+// of locations i..i+n-1 in the plane `next` bytes on, which the kernel samples after this one
+// (none where `next` is 0). Scattered windows miss the caches one line at a time, and each plane
+// is read once per tile: prefetched a plane ahead, they arrive while this plane is sampled.
+template <size_t kRows>
+HWY_INLINE void PrefetchNextPlane(const unsigned char* const* rows, size_t next,
+                                  const int32_t* HWY_RESTRICT base_offsets, size_t i, size_t n,
+                                  size_t unit) {
+#if HWY_ARCH_WASM  // no prefetch instruction: nothing to compute
+  (void)rows, (void)next, (void)base_offsets, (void)i, (void)n, (void)unit;
+#else
+  if (next == 0) return;
+  for (size_t k = 0; k < n; ++k) {
+    const size_t at = next + static_cast<size_t>(base_offsets[i + k]) * unit;
+    for (size_t row = 0; row < kRows; ++row) hwy::Prefetch(rows[row] + at);
+  }
+#endif
+}
+
 // The loop of the window kernels that copy a block of windows before they weigh them (the pair
 // kernel's 16-bit elements and scalable targets, the pixel pairs, the quads), over `count`
 // locations in blocks of kBlock, with Window's policies: the loader Window::Copy(row, j, base),

@@ -51,6 +51,28 @@ struct WindowPlanView {
   size_t count;
 };
 
+// Whether the windows of a planned tile lie scattered over planes of `plane_bytes` that the
+// caches do not hold between channels: most corners (of the tile's first kScatterSample) a cache
+// line or more from the previous location's, and planes larger than kCachedPlane. Each plane's
+// lines are then read from L3 or memory one miss at a time, none reused from the previous channel
+// (a sparse sampling such as keypoints' descriptors), and the pair kernel prefetches the next
+// plane's windows (SampleLinearPairs' next_plane). A smooth warp's neighbours share their lines,
+// which the kernel's own prefetches and the hardware's cover; a plane of at most kCachedPlane is
+// read from nearer caches, where the prefetches only cost (docs/benchmarks.md).
+inline constexpr size_t kCachedPlane = size_t{32} << 10;
+inline constexpr size_t kScatterSample = 64;
+inline bool ScatteredWindows(const WindowPlanView& plan, size_t plane_bytes, size_t element_bytes) {
+  if (plane_bytes <= kCachedPlane) return false;
+  const int64_t line = static_cast<int64_t>(64 / element_bytes);  // elements of a 64-byte line
+  const size_t sample = plan.count < kScatterSample ? plan.count : kScatterSample;
+  size_t far = 0;
+  for (size_t i = 1; i < sample; ++i) {
+    const int64_t step = static_cast<int64_t>(plan.base_offsets[i]) - plan.base_offsets[i - 1];
+    far += step >= line || step <= -line;
+  }
+  return 2 * far > sample;
+}
+
 // row_deltas[row] for the rows of PlanLinearPairs (taps = 2) and PlanCubicQuads (taps = 4):
 // the offset of the row's window from the corner, the row's base-`taps` digits (axis 0 most
 // significant) times the outer axes' strides. An outer axis with fewer elements than `taps`

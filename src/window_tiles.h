@@ -127,6 +127,8 @@ void SampleWindowsTile(const CallSetup& setup, const WindowPlanView& plan, const
                        const void* x, void* y, int64_t n, int64_t l0) {
   using Storage = typename Traits<XD>::Storage;
   const Problem& p = *setup.problem;
+  const size_t plane_bytes = static_cast<size_t>(p.in_plane) * sizeof(Storage);
+  const size_t next_plane = ScatteredWindows(plan, plane_bytes, sizeof(Storage)) ? plane_bytes : 0;
   for (int64_t c = 0; c < p.channels; ++c) {
     const int64_t plane_index = n * p.channels + c;
     const Storage* in = static_cast<const Storage*>(x) + plane_index * p.in_plane;
@@ -141,7 +143,8 @@ void SampleWindowsTile(const CallSetup& setup, const WindowPlanView& plan, const
       // Narrow outputs need no float sums: their NaN outputs say where the sums were NaN.
       float* sums = nullptr;
       if constexpr (std::is_same<Storage, float>::value) sums = dst;
-      flagged = SampleLinearPairs(setup.element_kind, in, plan, setup.choice.pair_flags, sums, dst);
+      flagged = SampleLinearPairs(setup.element_kind, in, plan, setup.choice.pair_flags,
+                                  c + 1 < p.channels ? next_plane : 0, sums, dst);
     }
     if (flagged) RecomputeNaNs<XD, GD>(setup, grid, n, l0, plan.count, in, dst);
   }

@@ -13,6 +13,7 @@
 #include "tests/forced_path.h"
 #include "tests/targets.h"
 #include "tests/tester.h"
+#include "window_plan.h"
 
 namespace gridsample {
 namespace {
@@ -262,6 +263,26 @@ TEST_CASE("The pair path on large inputs equals the reference", "[sampler]") {
       .seed(961)
       .Test();
   GridSampleTester().input({1, 4, 9, 300, 400}).output({5, 7, 9}).grid_range(1.1).seed(962).Test();
+}
+
+TEST_CASE("ScatteredWindows tells a sparse tile from a smooth one", "[sampler]") {
+  // Corners a row apart (a sparse sampling) against corners a pixel apart (a warp), in float32
+  // planes of 512 x 512 (1 MB) and of 64 x 64 (16 KB, which the caches hold).
+  std::vector<int32_t> sparse(256), smooth(256);
+  for (size_t i = 0; i < sparse.size(); ++i) {
+    sparse[i] = static_cast<int32_t>((i * 7919 % 509) * 512 + i % 509);
+    smooth[i] = static_cast<int32_t>(i + i / 200 * 300);  // a new row after 200 locations
+  }
+  WindowPlanView plan{};
+  plan.count = sparse.size();
+  plan.base_offsets = sparse.data();
+  CHECK(ScatteredWindows(plan, 512 * 512 * 4, 4));
+  CHECK_FALSE(ScatteredWindows(plan, 64 * 64 * 4, 4));
+  plan.count = 1;
+  CHECK_FALSE(ScatteredWindows(plan, 512 * 512 * 4, 4));
+  plan.count = smooth.size();
+  plan.base_offsets = smooth.data();
+  CHECK_FALSE(ScatteredWindows(plan, 512 * 512 * 4, 4));
 }
 
 TEST_CASE("The cubic quad path equals the reference in 1-D, 2-D and 3-D", "[sampler][simd]") {
