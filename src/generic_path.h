@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "call_setup.h"
@@ -139,6 +140,14 @@ void CopyNearest(const typename Traits<XD>::Storage* plane, const int64_t* offse
                  int64_t step, bool all_read, typename Traits<XD>::Storage* out) {
   using Storage = typename Traits<XD>::Storage;
   if (all_read && step == 1) {  // planes: no multiply either
+    // Elements copied as their bits (bool's are made 0 or 1, strings are objects).
+    constexpr bool kBits = std::is_trivially_copyable<Storage>::value &&
+                           Traits<XD>::kConversion != Conversion::kBool &&
+                           (sizeof(Storage) & (sizeof(Storage) - 1)) == 0 && sizeof(Storage) <= 8;
+    if constexpr (kBits) {
+      CopyPlaneElements(sizeof(Storage), plane, offsets, count, out);
+      return;
+    }
     for (size_t i = 0; i < count; ++i) out[i] = CopyValue<XD>(plane[offsets[i]]);
     return;
   }

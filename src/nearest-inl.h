@@ -88,6 +88,23 @@ void PlanNearestForRank(const float* HWY_RESTRICT grid, const int64_t* sizes,
   }
 }
 
+// CopyPlaneElements (nearest.h) for elements of T: a vector's elements loaded one by one into
+// a block the compiler keeps in registers (x86 inserts each load into the vector), then stored
+// whole.
+template <typename T>
+void CopyPlaneElementsOf(const T* HWY_RESTRICT plane, const int64_t* HWY_RESTRICT offsets,
+                         size_t count, T* HWY_RESTRICT out) {
+  const hn::ScalableTag<T> d;
+  const size_t lanes = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + lanes <= count; i += lanes) {
+    alignas(64) T block[HWY_MAX_BYTES / sizeof(T)];
+    for (size_t k = 0; k < lanes; ++k) block[k] = plane[offsets[i + k]];
+    hn::StoreU(hn::Load(d, block), d, out + i);
+  }
+  for (; i < count; ++i) out[i] = plane[offsets[i]];
+}
+
 // NOLINTNEXTLINE(google-readability-namespace-comments)
 }  // namespace HWY_NAMESPACE
 }  // namespace gridsample

@@ -20,6 +20,24 @@ void PlanNearest(const float* grid, size_t rank, const int64_t* sizes, const int
   });
 }
 
+void CopyPlaneElements(size_t element_bytes, const void* plane, const int64_t* offsets,
+                       size_t count, void* out) {
+  switch (element_bytes) {
+    case 1:
+      return CopyPlaneElementsOf(static_cast<const uint8_t*>(plane), offsets, count,
+                                 static_cast<uint8_t*>(out));
+    case 2:
+      return CopyPlaneElementsOf(static_cast<const uint16_t*>(plane), offsets, count,
+                                 static_cast<uint16_t*>(out));
+    case 4:
+      return CopyPlaneElementsOf(static_cast<const uint32_t*>(plane), offsets, count,
+                                 static_cast<uint32_t*>(out));
+    default:
+      return CopyPlaneElementsOf(static_cast<const uint64_t*>(plane), offsets, count,
+                                 static_cast<uint64_t*>(out));
+  }
+}
+
 // NOLINTNEXTLINE(google-readability-namespace-comments)
 }  // namespace HWY_NAMESPACE
 }  // namespace gridsample
@@ -34,10 +52,15 @@ bool NearestPlanFits(const PathQuery& q) {
 }
 
 HWY_EXPORT(PlanNearest);
+HWY_EXPORT(CopyPlaneElements);
 
 void PlanNearest(const float* grid, size_t rank, const int64_t* sizes, const int64_t* strides,
                  const Options& options, size_t count, int64_t* offsets) {
   HWY_DYNAMIC_DISPATCH(PlanNearest)(grid, rank, sizes, strides, options, count, offsets);
+}
+void CopyPlaneElements(size_t element_bytes, const void* plane, const int64_t* offsets,
+                       size_t count, void* out) {
+  HWY_DYNAMIC_DISPATCH(CopyPlaneElements)(element_bytes, plane, offsets, count, out);
 }
 
 }  // namespace gridsample
