@@ -22,24 +22,33 @@ namespace gridsample {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// The functions below take an axis as an AxisExtent (coords.h), which the plans make once per
+// tile: converting the size at every vector of locations cost the plans a fifth of their
+// instructions. Their forms that take the size make it themselves.
+
 // coords.h's Unnormalize for a vector of grid values, in the same operation order (x/2 and
 // x*0.5 round alike).
 template <class D>
-HWY_INLINE hn::Vec<D> UnnormalizeVector(D d, hn::Vec<D> g, int64_t size, bool align_corners) {
+HWY_INLINE hn::Vec<D> UnnormalizeVector(D d, hn::Vec<D> g, const AxisExtent& axis,
+                                        bool align_corners) {
   const auto one = hn::Set(d, 1.0f), half = hn::Set(d, 0.5f);
-  const float s = static_cast<float>(size);
-  return align_corners ? hn::Mul(hn::Mul(hn::Add(g, one), half), hn::Set(d, s - 1.0f))
-                       : hn::Mul(hn::Sub(hn::Mul(hn::Add(g, one), hn::Set(d, s)), one), half);
+  const auto scale = hn::Set(d, axis.scale);
+  return align_corners ? hn::Mul(hn::Mul(hn::Add(g, one), half), scale)
+                       : hn::Mul(hn::Sub(hn::Mul(hn::Add(g, one), scale), one), half);
+}
+template <class D>
+HWY_INLINE hn::Vec<D> UnnormalizeVector(D d, hn::Vec<D> g, int64_t size, bool align_corners) {
+  return UnnormalizeVector(d, g, AxisExtent(size, align_corners), align_corners);
 }
 
 // coords.h's Reflect for lanes with |p| < period, where its fmods reduce to at most one
 // subtraction; false (p unchanged) if some lane is farther out.
 template <class D>
-HWY_INLINE bool ReflectVector(D d, hn::Vec<D>& p, int64_t size, bool align_corners) {
+HWY_INLINE bool ReflectVector(D d, hn::Vec<D>& p, const AxisExtent& axis, bool align_corners) {
   using V = hn::Vec<D>;
   const V half = hn::Set(d, 0.5f), zero = hn::Zero(d);
-  const V last = hn::Set(d, static_cast<float>(size - 1));
-  const V period = hn::Set(d, ReflectionPeriod<float>(size, align_corners));
+  const V last = hn::Set(d, axis.last);
+  const V period = hn::Set(d, axis.period);
   if (!hn::AllTrue(d, hn::Lt(hn::Abs(p), period))) return false;
   if (align_corners) {
     V q = hn::Abs(p);
@@ -48,21 +57,30 @@ HWY_INLINE bool ReflectVector(D d, hn::Vec<D>& p, int64_t size, bool align_corne
   } else {
     V u = hn::Abs(hn::Add(p, half));
     u = hn::IfThenElse(hn::Ge(u, period), hn::Sub(u, period), u);
-    u = hn::IfThenElse(hn::Gt(u, hn::Set(d, static_cast<float>(size))), hn::Sub(period, u), u);
+    u = hn::IfThenElse(hn::Gt(u, hn::Set(d, axis.extent)), hn::Sub(period, u), u);
     p = hn::Min(hn::Max(hn::Sub(u, half), zero), last);
   }
   return true;
+}
+template <class D>
+HWY_INLINE bool ReflectVector(D d, hn::Vec<D>& p, int64_t size, bool align_corners) {
+  return ReflectVector(d, p, AxisExtent(size, align_corners), align_corners);
 }
 
 // coords.h's PadCoordinate for a vector of coordinates p, in place; false (p unusable) where
 // ReflectVector declines a lane that folds more than once.
 template <class D>
-HWY_INLINE bool PadCoordinateVector(D d, hn::Vec<D>& p, int64_t size, const Options& options) {
+HWY_INLINE bool PadCoordinateVector(D d, hn::Vec<D>& p, const AxisExtent& axis,
+                                    const Options& options) {
   if (options.padding == Padding::kBorder) {
-    p = hn::Min(hn::Max(p, hn::Zero(d)), hn::Set(d, static_cast<float>(size - 1)));
+    p = hn::Min(hn::Max(p, hn::Zero(d)), hn::Set(d, axis.last));
   }
   return options.padding != Padding::kReflection ||
-         ReflectVector(d, p, size, options.align_corners);
+         ReflectVector(d, p, axis, options.align_corners);
+}
+template <class D>
+HWY_INLINE bool PadCoordinateVector(D d, hn::Vec<D>& p, int64_t size, const Options& options) {
+  return PadCoordinateVector(d, p, AxisExtent(size, options.align_corners), options);
 }
 
 // coords.h's CubicWeight's two pieces, in its operation order (the factored forms): the inner
@@ -94,12 +112,35 @@ HWY_INLINE void CubicTapWeightsVector(D d, hn::Vec<D> t, hn::Vec<D>& w0, hn::Vec
   w3 = CubicOuterVector(d, hn::Sub(hn::Set(d, 2.0f), t));
 }
 
-// coords.h's ClampFar for a vector of coordinates on an axis of `size` elements.
+// coords.h's ClampFar for a vector of coordinates on an axis.
+template <class D>
+HWY_INLINE hn::Vec<D> ClampFarVector(D d, hn::Vec<D> q, const AxisExtent& axis) {
+  return hn::Min(hn::Max(q, hn::Set(d, axis.far_low)), hn::Set(d, axis.far_high));
+}
 template <class D>
 HWY_INLINE hn::Vec<D> ClampFarVector(D d, hn::Vec<D> q, int64_t size) {
-  const float margin = static_cast<float>(kFarMargin);
-  return hn::Min(hn::Max(q, hn::Set(d, -margin)),
-                 hn::Set(d, static_cast<float>(size - 1) + margin));
+  return ClampFarVector(d, q, AxisExtent(size, false));
+}
+
+// hn::ConvertTo(di, v) for lanes known to be integers within int32's range (coordinates the
+// plans have clamped): x86's conversion alone, without the fix-up Highway adds for lanes out of
+// range (four instructions a vector on AVX2).
+template <class DI, class V>
+HWY_INLINE hn::Vec<DI> TruncateInRange(DI di, V v) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3
+  if constexpr (sizeof(v.raw) == 64) {
+#if HWY_TARGET <= HWY_AVX3
+    return hn::Vec<DI>{_mm512_cvttps_epi32(v.raw)};
+#endif
+  } else if constexpr (sizeof(v.raw) == 32) {
+#if HWY_TARGET <= HWY_AVX2
+    return hn::Vec<DI>{_mm256_cvttps_epi32(v.raw)};
+#endif
+  } else {
+    return hn::Vec<DI>{_mm_cvttps_epi32(v.raw)};
+  }
+#endif
+  return hn::ConvertTo(di, v);
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)

@@ -253,6 +253,33 @@ inline void EncodeQuadTaps(const int64_t taps[4], const float weights[4], int64_
   }
 }
 
+// One axis as the vector coordinate code (coords-inl.h and the plans) reads it: the floats and
+// integers each step derives from the axis's size, derived here once per plan instead of once
+// per vector of locations, each by the expression the scalar code above uses.
+struct AxisExtent {
+  int64_t size;
+  float extent;     // size
+  float last;       // size - 1
+  float scale;      // Unnormalize's factor: size - 1 (as extent - 1) with align_corners, else size
+  float pair_last;  // size - 2: the last left element of a pair inside the axis
+  float period;     // ReflectionPeriod
+  float far_low;    // ClampFar's bounds: -kFarMargin and last + kFarMargin
+  float far_high;
+  int32_t last_left;  // PairLeft(size - 2, size)
+
+  AxisExtent() : AxisExtent(1, false) {}
+  AxisExtent(int64_t axis_size, bool align_corners)
+      : size(axis_size),
+        extent(static_cast<float>(axis_size)),
+        last(static_cast<float>(axis_size - 1)),
+        scale(align_corners ? static_cast<float>(axis_size) - 1.0f : static_cast<float>(axis_size)),
+        pair_last(static_cast<float>(axis_size - 2)),
+        period(ReflectionPeriod<float>(axis_size, align_corners)),
+        far_low(-static_cast<float>(kFarMargin)),
+        far_high(static_cast<float>(axis_size - 1) + static_cast<float>(kFarMargin)),
+        last_left(static_cast<int32_t>(PairLeft(axis_size - 2, axis_size))) {}
+};
+
 }  // namespace gridsample
 
 #endif  // GRIDSAMPLE_SRC_COORDS_H_

@@ -39,16 +39,17 @@ namespace hn = hwy::HWY_NAMESPACE;
 // zeros padding `size` where it lies outside (an index no window reaches); false if a
 // reflection folds more than once.
 template <class D>
-HWY_INLINE bool PaddedQuadTap(D d, hn::Vec<D> x0, float offset, int64_t size,
+HWY_INLINE bool PaddedQuadTap(D d, hn::Vec<D> x0, float offset, const AxisExtent& axis,
                               const Options& options, hn::Vec<hn::RebindToSigned<D>>& tap) {
   const hn::RebindToSigned<D> di;
-  const auto last = hn::Set(d, static_cast<float>(size - 1));
+  const auto last = hn::Set(d, axis.last);
   auto index = hn::Add(x0, hn::Set(d, offset));
-  if (!PadCoordinateVector(d, index, size, options)) return false;
-  tap = hn::ConvertTo(di, index);
+  if (!PadCoordinateVector(d, index, axis, options)) return false;
+  tap = TruncateInRange(di, index);
   if (options.padding == Padding::kZeros) {
     const auto inside = hn::And(hn::Ge(index, hn::Zero(d)), hn::Le(index, last));
-    tap = hn::IfThenElse(hn::RebindMask(di, inside), tap, hn::Set(di, static_cast<int32_t>(size)));
+    tap = hn::IfThenElse(hn::RebindMask(di, inside), tap,
+                         hn::Set(di, static_cast<int32_t>(axis.size)));
   }
   return true;
 }
@@ -75,31 +76,31 @@ HWY_INLINE hn::Vec<D> QuadElementWeight(D d, VI element, VI tap0, VI tap1, VI ta
 // needs the scalar plan. The taps and weights stay in registers (named, not arrays: vectors are
 // sizeless on SVE).
 template <class D>
-HWY_INLINE bool PlanCubicAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& options,
-                                    WindowBlock<4>* block, size_t axis) {
+HWY_INLINE bool PlanCubicAxisVector(D d, hn::Vec<D> g, const AxisExtent& extent,
+                                    const Options& options, WindowBlock<4>* block, size_t axis) {
   const hn::RebindToSigned<D> di;
   using V = hn::Vec<D>;
-  const V p = UnnormalizeVector(d, g, size, options.align_corners);
+  const V p = UnnormalizeVector(d, g, extent, options.align_corners);
   V x0 = hn::Floor(p);
   const V t = hn::Sub(p, x0);
   V w0, w1, w2, w3;
   CubicTapWeightsVector(d, t, w0, w1, w2, w3);
   if (options.padding == Padding::kReflection) {
     // AxisTaps first moves x0 into (-period, period) with fmod: a no-op for these lanes.
-    const V period = hn::Set(d, ReflectionPeriod<float>(size, options.align_corners));
+    const V period = hn::Set(d, extent.period);
     if (!hn::AllTrue(d, hn::Lt(hn::Abs(x0), period))) return false;
   }
   if (options.padding == Padding::kZeros) {
-    x0 = ClampFarVector(d, x0, size);
+    x0 = ClampFarVector(d, x0, extent);
   }
   hn::Vec<decltype(di)> tap0, tap1, tap2, tap3;
-  if (!PaddedQuadTap(d, x0, -1.0f, size, options, tap0) ||
-      !PaddedQuadTap(d, x0, 0.0f, size, options, tap1) ||
-      !PaddedQuadTap(d, x0, 1.0f, size, options, tap2) ||
-      !PaddedQuadTap(d, x0, 2.0f, size, options, tap3)) {
+  if (!PaddedQuadTap(d, x0, -1.0f, extent, options, tap0) ||
+      !PaddedQuadTap(d, x0, 0.0f, extent, options, tap1) ||
+      !PaddedQuadTap(d, x0, 1.0f, extent, options, tap2) ||
+      !PaddedQuadTap(d, x0, 2.0f, extent, options, tap3)) {
     return false;
   }
-  auto lowest = hn::Min(hn::Set(di, static_cast<int32_t>(size - 4)), tap0);
+  auto lowest = hn::Min(hn::Set(di, static_cast<int32_t>(extent.size - 4)), tap0);
   lowest = hn::Min(hn::Min(lowest, tap1), hn::Min(tap2, tap3));
   hn::Store(lowest, di, block->start[axis]);  // the window start
   for (int k = 0; k < 4; ++k) {
@@ -116,9 +117,9 @@ struct QuadAxis {
   static constexpr size_t kTaps = 4;
   // `fixed` (integer outputs) never reaches the quad path: it samples float32 only.
   template <class D>
-  static bool Vector(D d, hn::Vec<D> g, int64_t size, const Options& options, bool /*fixed*/,
-                     WindowBlock<4>* block, size_t axis) {
-    return PlanCubicAxisVector(d, g, size, options, block, axis);
+  static bool Vector(D d, hn::Vec<D> g, const AxisExtent& extent, const Options& options,
+                     bool /*fixed*/, WindowBlock<4>* block, size_t axis) {
+    return PlanCubicAxisVector(d, g, extent, options, block, axis);
   }
   static void Scalar(float g, int64_t size, const Options& options, bool /*fixed*/,
                      WindowBlock<4>* block, size_t axis, size_t lane) {

@@ -42,8 +42,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 // at size - 2 where p = size - 1, whose t = 1 gives the left element weight +0 and the right
 // one 1, as EncodePairTaps does. Returns the start; t is the right element's weight.
 template <class D>
-HWY_INLINE hn::Vec<D> InsidePair(D d, hn::Vec<D> p, int64_t size, hn::Vec<D>& t) {
-  const auto x0f = hn::Min(hn::Floor(p), hn::Set(d, static_cast<float>(size - 2)));
+HWY_INLINE hn::Vec<D> InsidePair(D d, hn::Vec<D> p, const AxisExtent& axis, hn::Vec<D>& t) {
+  const auto x0f = hn::Min(hn::Floor(p), hn::Set(d, axis.pair_last));
   t = hn::Sub(p, x0f);
   return x0f;
 }
@@ -51,10 +51,10 @@ HWY_INLINE hn::Vec<D> InsidePair(D d, hn::Vec<D> p, int64_t size, hn::Vec<D>& t)
 // The coordinates of grid values g on an axis of `size`, padded by border or reflection
 // (PadCoordinateVector); false where a reflection folds more than once somewhere.
 template <class D>
-HWY_INLINE bool PaddedCoordinates(D d, hn::Vec<D> g, int64_t size, const Options& options,
+HWY_INLINE bool PaddedCoordinates(D d, hn::Vec<D> g, const AxisExtent& axis, const Options& options,
                                   hn::Vec<D>& p) {
-  p = UnnormalizeVector(d, g, size, options.align_corners);
-  return PadCoordinateVector(d, p, size, options);
+  p = UnnormalizeVector(d, g, axis, options.align_corners);
+  return PadCoordinateVector(d, p, axis, options);
 }
 
 // The pairs of one axis for the lanes of PaddedCoordinates' p, in registers: each lane's left
@@ -63,26 +63,26 @@ HWY_INLINE bool PaddedCoordinates(D d, hn::Vec<D> g, int64_t size, const Options
 // that the padding is border or reflection and the axis has 2 or more elements, so that every
 // pair lies inside: the edge cases' code is then left out.
 template <bool kInside = false, class D>
-HWY_INLINE void PairsAt(D d, hn::Vec<D> p, int64_t size, const Options& options,
+HWY_INLINE void PairsAt(D d, hn::Vec<D> p, const AxisExtent& axis, const Options& options,
                         hn::Vec<hn::RebindToSigned<D>>& left, hn::Vec<D>& left_weight,
                         hn::Vec<D>& right_weight, int32_t* complete_out) {
   const hn::RebindToSigned<D> di;
   using V = hn::Vec<D>;
+  const int64_t size = axis.size;
   const V one = hn::Set(d, 1.0f), zero = hn::Zero(d);
   if (kInside || (options.padding != Padding::kZeros && size >= 2)) {
-    const V x0f = InsidePair(d, p, size, right_weight);
-    left = hn::ConvertTo(di, x0f);
+    const V x0f = InsidePair(d, p, axis, right_weight);
+    left = TruncateInRange(di, x0f);
     left_weight = hn::Sub(one, right_weight);
     return;
   }
-  if (options.padding == Padding::kZeros) p = ClampFarVector(d, p, size);  // others: inside
+  if (options.padding == Padding::kZeros) p = ClampFarVector(d, p, axis);  // others: inside
   const V x0f = hn::Floor(p);
   const V t = hn::Sub(p, x0f);
   const V w0 = hn::Sub(one, t);
-  const auto x0 = hn::ConvertTo(di, x0f);
+  const auto x0 = TruncateInRange(di, x0f);
   const auto x1 = hn::Add(x0, hn::Set(di, 1));
-  left = hn::Min(hn::Max(x0, hn::Zero(di)),
-                 hn::Set(di, static_cast<int32_t>(PairLeft(size - 2, size))));
+  left = hn::Min(hn::Max(x0, hn::Zero(di)), hn::Set(di, axis.last_left));
   const auto x0_left = hn::RebindMask(d, hn::Eq(x0, left));
   const auto x1_left = hn::RebindMask(d, hn::Eq(x1, left));
   const auto x0_right = hn::RebindMask(d, hn::Eq(x0, hn::Add(left, hn::Set(di, 1))));
@@ -104,14 +104,14 @@ HWY_INLINE void PairsAt(D d, hn::Vec<D> p, int64_t size, const Options& options,
 // The vector plan of one axis for the lanes of g (PaddedCoordinates, PairsAt), stored; false
 // if some lane needs the scalar plan.
 template <class D>
-HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& options,
+HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, const AxisExtent& axis, const Options& options,
                                int32_t* left_out, float* left_weight_out, float* right_weight_out,
                                int32_t* complete_out) {
   const hn::RebindToSigned<D> di;
   hn::Vec<decltype(di)> left;
   hn::Vec<D> p, left_weight, right_weight;
-  if (!PaddedCoordinates(d, g, size, options, p)) return false;
-  PairsAt(d, p, size, options, left, left_weight, right_weight, complete_out);
+  if (!PaddedCoordinates(d, g, axis, options, p)) return false;
+  PairsAt(d, p, axis, options, left, left_weight, right_weight, complete_out);
   hn::Store(left, di, left_out);
   hn::Store(left_weight, d, left_weight_out);
   hn::Store(right_weight, d, right_weight_out);
@@ -123,9 +123,9 @@ HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, int64_t size, const Options& o
 struct PairAxis {
   static constexpr size_t kTaps = 2;
   template <class D>
-  static bool Vector(D d, hn::Vec<D> g, int64_t size, const Options& options, bool fixed,
-                     WindowBlock<2>* block, size_t axis) {
-    return PlanAxisVector(d, g, size, options, block->start[axis], block->weights[axis][0],
+  static bool Vector(D d, hn::Vec<D> g, const AxisExtent& extent, const Options& options,
+                     bool fixed, WindowBlock<2>* block, size_t axis) {
+    return PlanAxisVector(d, g, extent, options, block->start[axis], block->weights[axis][0],
                           block->weights[axis][1], fixed ? block->complete[axis] : nullptr);
   }
   // Each row's two weights: float products, or with axes.fixed the fixed-point split of
@@ -180,18 +180,18 @@ struct PairAxis {
                                   float* HWY_RESTRICT weights_out) {
     using V = hn::Vec<D>;
     const hn::RebindToSigned<D> di;
-    const int64_t* sizes = axes.sizes;
-    V px = UnnormalizeVector(d, x, sizes[1], axes.options.align_corners);
-    V py = UnnormalizeVector(d, y, sizes[0], axes.options.align_corners);
-    if (!PadCoordinateVector(d, px, sizes[1], axes.options) ||
-        !PadCoordinateVector(d, py, sizes[0], axes.options)) {
+    const AxisExtent* extents = axes.extents;
+    V px = UnnormalizeVector(d, x, extents[1], axes.options.align_corners);
+    V py = UnnormalizeVector(d, y, extents[0], axes.options.align_corners);
+    if (!PadCoordinateVector(d, px, extents[1], axes.options) ||
+        !PadCoordinateVector(d, py, extents[0], axes.options)) {
       return false;
     }
     V tx, ty;
-    const V x0 = InsidePair(d, px, sizes[1], tx);
-    const V y0 = InsidePair(d, py, sizes[0], ty);
+    const V x0 = InsidePair(d, px, extents[1], tx);
+    const V y0 = InsidePair(d, py, extents[0], ty);
     const auto stride = hn::Set(di, static_cast<int32_t>(axes.strides[0]));
-    hn::StoreU(hn::Add(hn::ConvertTo(di, x0), hn::Mul(hn::ConvertTo(di, y0), stride)), di,
+    hn::StoreU(hn::Add(TruncateInRange(di, x0), hn::Mul(TruncateInRange(di, y0), stride)), di,
                base_out);
     if (axes.fixed) {
       SplitFixedPairs<0>(d, whole, 0, unit, axes.pitch, weights_out, CompleteLanes(), ty, tx);
@@ -212,19 +212,19 @@ struct PairAxis {
                                        float* HWY_RESTRICT weights_out) {
     using V = hn::Vec<D>;
     const hn::RebindToSigned<D> di;
-    const int64_t* sizes = axes.sizes;
+    const AxisExtent* extents = axes.extents;
     const Options& options = axes.options;
     V px, py, pz;
-    if (!PaddedCoordinates(d, x, sizes[2], options, px) ||
-        !PaddedCoordinates(d, y, sizes[1], options, py) ||
-        !PaddedCoordinates(d, z, sizes[0], options, pz)) {
+    if (!PaddedCoordinates(d, x, extents[2], options, px) ||
+        !PaddedCoordinates(d, y, extents[1], options, py) ||
+        !PaddedCoordinates(d, z, extents[0], options, pz)) {
       return false;
     }
     hn::Vec<decltype(di)> x0, y0, z0;
     V wx0, wx1, wy0, wy1, wz0, wz1;
-    PairsAt<kInside>(d, px, sizes[2], options, x0, wx0, wx1, nullptr);
-    PairsAt<kInside>(d, py, sizes[1], options, y0, wy0, wy1, nullptr);
-    PairsAt<kInside>(d, pz, sizes[0], options, z0, wz0, wz1, nullptr);
+    PairsAt<kInside>(d, px, extents[2], options, x0, wx0, wx1, nullptr);
+    PairsAt<kInside>(d, py, extents[1], options, y0, wy0, wy1, nullptr);
+    PairsAt<kInside>(d, pz, extents[0], options, z0, wz0, wz1, nullptr);
     const auto stride1 = hn::Set(di, static_cast<int32_t>(axes.strides[1]));
     const auto stride0 = hn::Set(di, static_cast<int32_t>(axes.strides[0]));
     hn::StoreU(hn::Add(hn::Add(x0, hn::Mul(y0, stride1)), hn::Mul(z0, stride0)), di, base_out);

@@ -29,17 +29,17 @@ namespace hn = hwy::HWY_NAMESPACE;
 // along the axis to `offset` and marks lanes outside the input in `outside`; false if some
 // lane needs the scalar plan.
 template <class D, class VI, class M>
-HWY_INLINE bool PlanNearestAxisVector(D d, hn::Vec<D> g, int64_t size, int64_t stride,
+HWY_INLINE bool PlanNearestAxisVector(D d, hn::Vec<D> g, const AxisExtent& axis, int64_t stride,
                                       const Options& options, VI& offset, M& outside) {
   const hn::RebindToSigned<D> di;
   const auto zero = hn::Zero(d);
-  const auto last = hn::Set(d, static_cast<float>(size - 1));
-  auto r = hn::Round(UnnormalizeVector(d, g, size, options.align_corners));
-  if (!PadCoordinateVector(d, r, size, options)) return false;
-  r = ClampFarVector(d, r, size);
+  const auto last = hn::Set(d, axis.last);
+  auto r = hn::Round(UnnormalizeVector(d, g, axis, options.align_corners));
+  if (!PadCoordinateVector(d, r, axis, options)) return false;
+  r = ClampFarVector(d, r, axis);
   outside = hn::Or(outside, hn::RebindMask(di, hn::Or(hn::Lt(r, zero), hn::Gt(r, last))));
   offset =
-      hn::Add(offset, hn::Mul(hn::ConvertTo(di, r), hn::Set(di, static_cast<int32_t>(stride))));
+      hn::Add(offset, hn::Mul(TruncateInRange(di, r), hn::Set(di, static_cast<int32_t>(stride))));
   return true;
 }
 
@@ -51,6 +51,8 @@ void PlanNearestForRank(const float* HWY_RESTRICT grid, const int64_t* sizes,
   const hn::RebindToSigned<decltype(d)> di;
   const size_t lanes = hn::Lanes(d);
   const auto limit = hn::Set(d, kVectorGridLimit);
+  AxisExtent extents[kRank];
+  for (size_t a = 0; a < kRank; ++a) extents[a] = AxisExtent(sizes[a], options.align_corners);
   alignas(64) float tail[kMaxFloatLanes * kRank];
   alignas(64) int32_t lane_offsets[kMaxFloatLanes];
   alignas(64) int32_t lane_outside[kMaxFloatLanes];
@@ -64,7 +66,7 @@ void PlanNearestForRank(const float* HWY_RESTRICT grid, const int64_t* sizes,
     for (size_t a = 0; a < kRank && vector; ++a) {
       const auto g = AxisComponent<kRank>(a, c0, c1, c2, c3);
       vector = hn::AllTrue(d, hn::Lt(hn::Abs(g), limit)) &&
-               PlanNearestAxisVector(d, g, sizes[a], strides[a], options, offset, outside);
+               PlanNearestAxisVector(d, g, extents[a], strides[a], options, offset, outside);
     }
     if (vector) {
       hn::Store(offset, di, lane_offsets);

@@ -354,6 +354,7 @@ HWY_INLINE void PrefetchGrid(const float* grid, size_t i, size_t count, size_t l
 // sizeless).
 struct WindowAxes {
   const int64_t* sizes;
+  const AxisExtent* extents;  // of the same axes
   const int64_t* strides;
   Options options;
   bool fixed;    // fixed-point weights, for integer outputs (linear_pairs.h)
@@ -380,7 +381,7 @@ HWY_INLINE bool PlanAxes(D d, hn::Vec<D> c0, hn::Vec<D> c1, hn::Vec<D> c2, hn::V
   for (size_t a = 0; a < kRank && vector; ++a) {
     const auto g = AxisComponent<kRank>(a, c0, c1, c2, c3);
     vector = WithinVectorLimit(d, g) &&
-             Axis::Vector(d, g, axes.sizes[a], axes.options, axes.fixed, block, a);
+             Axis::Vector(d, g, axes.extents[a], axes.options, axes.fixed, block, a);
   }
   if (!vector) {
     for (size_t lane = 0; lane < hn::Lanes(d); ++lane) {
@@ -454,8 +455,10 @@ void PlanWindowsForRank(const float* HWY_RESTRICT grid, const int64_t* sizes,
                         float* HWY_RESTRICT row_weights) {
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
-  WindowAxes axes{sizes, strides, options, fixed_bits > 0, options.padding != Padding::kZeros,
-                  pitch};
+  AxisExtent extents[kRank];
+  for (size_t a = 0; a < kRank; ++a) extents[a] = AxisExtent(sizes[a], options.align_corners);
+  WindowAxes axes{
+      sizes, extents, strides, options, fixed_bits > 0, options.padding != Padding::kZeros, pitch};
   for (size_t a = 0; a < kRank; ++a) axes.inside = axes.inside && sizes[a] >= 2;
   // Fixed-point weights split 2^fraction_bits and are stored in units of its inverse.
   const auto whole = hn::Set(d, std::ldexp(1.0f, fixed_bits));
