@@ -427,6 +427,26 @@ struct PairFormat<ElementKind::kF32> : FloatSums {
       }
     } else  // NOLINT(readability/braces): the else of a target's own branch
 #endif
+#if GRIDSAMPLE_X86_BITS == 256
+        if constexpr (hn::MaxLanes(dp) == 4) {
+      // Each 128-bit block holds two locations' pairs: locations 0-1 and 4-5 in `low`, 2-3 and
+      // 6-7 in `high`, so that one shuffle within the blocks splits them in location order,
+      // where ConcatEven and ConcatOdd each add a permute across the blocks.
+      const hn::Half<decltype(dp)> dh;
+      hn::Vec<decltype(dh)> first[kRows], second[kRows], third[kRows], fourth[kRows];
+      GatherPairs<kRows>(dh, rows, offsets, first);
+      GatherPairs<kRows>(dh, rows, offsets + 2, second);
+      GatherPairs<kRows>(dh, rows, offsets + 4, third);
+      GatherPairs<kRows>(dh, rows, offsets + 6, fourth);
+      for (size_t r = 0; r < kRows; ++r) {
+        const auto even = hn::BitCast(d, hn::Combine(dp, third[r], first[r])).raw;
+        const auto odd = hn::BitCast(d, hn::Combine(dp, fourth[r], second[r])).raw;
+        left[r] = hn::Vec<D>{_mm256_shuffle_ps(even, odd, _MM_SHUFFLE(2, 0, 2, 0))};
+        right[r] = hn::Vec<D>{_mm256_shuffle_ps(even, odd, _MM_SHUFFLE(3, 1, 3, 1))};
+      }
+      return;
+    } else  // NOLINT(readability/braces): the else of a target's own branch
+#endif
     {
       GatherPairs<kRows>(dp, rows, offsets, low);
       GatherPairs<kRows>(dp, rows, offsets + hn::Lanes(dp), high);
