@@ -1,12 +1,13 @@
 // Reading and checking gridSample's arguments on WebGPU, before any GPU work: the tensors'
 // dims, types and buffers, the device and the options. What the CPU API checks too is checked by
 // its code (bindings/js/arguments.js) or with its messages (shape.js); what is particular to
-// GPU buffers, and what this path does not take yet, is here.
+// GPU buffers, and the types this path takes (formats.js), is here.
 import {
   checkOptionNames, describe, quote, readDims, readSampleAttributes, shapeText, shownSpelling,
 } from '../js/arguments.js';
 import { ARRAYS_OF_TYPE } from '../js/typed_arrays.js';
 
+import { FORMATS } from './formats.js';
 import { MODE_IDS, PADDING_IDS } from './shader.js';
 
 const OPTION_NAMES = ['device', 'mode', 'paddingMode', 'alignCorners', 'layout', 'out'];
@@ -37,13 +38,30 @@ export function parsePadding(spelling) {
   return PADDING_IDS[parseAttribute('padding_mode', spelling, PADDINGS)];
 }
 
-// The layout: channels-first, the only one this path takes yet.
-export function checkLayout(spelling) {
+// Whether the layout is channels-last (else channels-first); only channels-first yet.
+export function parseLayout(spelling) {
   parseAttribute('layout', spelling, Object.fromEntries(LAYOUTS.map((name) => [name, name])));
   if (spelling !== 'channels-first') {
     throw new RangeError(`gridsample: options.layout: ${spelling} is not supported on WebGPU ` +
                          "yet; the CPU gridSample of 'gridsample' takes it");
   }
+  return false;
+}
+
+const X_TYPES = Object.keys(FORMATS);
+const GRID_TYPES = X_TYPES.filter((type) => FORMATS[type].grid);
+
+// A type of the registry this path does not take: an X the CPU computes in float64 or as
+// strings, which WGSL cannot match, or a grid of float64 (the CPU's coordinates are float64 then)
+// or of a type no grid has.
+function notTaken(name, type) {
+  if (name === 'grid') {
+    return new TypeError(`gridsample: grid.type: ${type} is not a grid type on WebGPU, which ` +
+                         `takes ${GRID_TYPES.join(', ')}; the CPU gridSample of 'gridsample' ` +
+                         'takes float64 grids too');
+  }
+  return new TypeError(`gridsample: x.type: ${type} is not computed on WebGPU, which takes ` +
+                       `${X_TYPES.join(', ')}; the CPU gridSample of 'gridsample' takes it`);
 }
 
 function isObject(value) {
@@ -66,7 +84,8 @@ function readBuffer(what, buffer) {
   return { buffer, size };
 }
 
-// Reads a tensor argument once: { dims, buffer, size }. An onnxruntime-web Tensor on the GPU
+// Reads a tensor argument once: { dims, type, buffer, size }, its type one this path takes for
+// an X (name 'x') or a grid (name 'grid'). An onnxruntime-web Tensor on the GPU
 // (its location 'gpu-buffer') passes as it is: its buffer is its gpuBuffer.
 export function readGpuTensor(name, tensor) {
   if (!isObject(tensor) || (tensor.buffer === undefined && tensor.dims === undefined)) {
@@ -89,11 +108,8 @@ export function readGpuTensor(name, tensor) {
     throw new TypeError(`gridsample: ${name}.type: unknown type ${quote(type)}; expected one ` +
                         `of ${Object.keys(ARRAYS_OF_TYPE).join(', ')}`);
   }
-  if (type !== 'float32') {
-    throw new TypeError(`gridsample: ${name}.type: ${type} is not supported on WebGPU yet ` +
-                        "(float32 is); the CPU gridSample of 'gridsample' takes every type");
-  }
-  return { dims: extents, ...readBuffer(`${name}.buffer`, buffer) };
+  if (!(name === 'grid' ? GRID_TYPES : X_TYPES).includes(type)) throw notTaken(name, type);
+  return { dims: extents, type, ...readBuffer(`${name}.buffer`, buffer) };
 }
 
 function checkDevice(device) {
@@ -121,16 +137,19 @@ export function readGpuOptions(options) {
   return { device, ...attributes, out: outBuffer };
 }
 
-// A buffer against the bytes its tensor needs: it may be larger (allocators round sizes up),
-// and the pass binds the first bytes.
-export function checkBufferSize(what, view, bytes, dims, limit) {
+// A buffer against the bytes its tensor of `type` needs ({ bytes, words }: formats.js's bytesOf):
+// it may be larger (allocators round sizes up), and the pass binds the first whole words.
+export function checkBufferSize(what, view, { bytes, words }, dims, type, limit) {
+  const need = `dims ${shapeText(dims)} of ${type} need ${bytes}`;
   if (view.size < bytes) {
-    throw new RangeError(`gridsample: ${what} has ${view.size} bytes, but dims ` +
-                         `${shapeText(dims)} of float32 need ${bytes}`);
+    throw new RangeError(`gridsample: ${what} has ${view.size} bytes, but ${need}`);
   }
-  if (bytes > limit) {
-    throw new RangeError(`gridsample: ${what}: dims ${shapeText(dims)} of float32 need ` +
-                         `${bytes} bytes, more than the device binds ` +
+  if (view.size < words) {
+    throw new RangeError(`gridsample: ${what} has ${view.size} bytes; ${need}, and a binding ` +
+                         `takes whole 4-byte words: ${words}`);
+  }
+  if (words > limit) {
+    throw new RangeError(`gridsample: ${what}: ${need} bytes, more than the device binds ` +
                          `(maxStorageBufferBindingSize ${limit})`);
   }
 }

@@ -1,14 +1,13 @@
 // Y = GridSample(X, grid) on the caller's GPUDevice: every argument read and checked first, then
 // one compute pass recorded and submitted on device.queue. Returns at once: Y's buffer is ready
 // for the GPU work queued after it.
-import { checkBufferSize, checkLayout, parseMode, parsePadding, readGpuOptions, readGpuTensor,
+import { checkBufferSize, parseLayout, parseMode, parsePadding, readGpuOptions, readGpuTensor,
          USAGE } from './arguments.js';
+import { bytesOf } from './formats.js';
 import { paramWords } from './params.js';
 import { pipelineFor } from './pipelines.js';
 import { outputShape } from './shape.js';
 import { WORKGROUP_SIZE } from './shader.js';
-
-const FLOAT32_BYTES = 4;
 
 // The workgroups of `locations` invocations, as a grid within the device's per-dimension limit:
 // [x, y].
@@ -28,39 +27,40 @@ function readCall(x, grid, options) {
   const xt = readGpuTensor('x', x);
   const gt = readGpuTensor('grid', grid);
   const read = readGpuOptions(options);
-  checkLayout(read.layout);
-  const shape = outputShape(xt.dims, gt.dims);
+  const channelsLast = parseLayout(read.layout);
+  const shape = outputShape(xt.dims, gt.dims, channelsLast);
   const limit = read.device.limits.maxStorageBufferBindingSize;
-  const bytes = { x: shape.xCount * FLOAT32_BYTES, grid: shape.gridCount * FLOAT32_BYTES,
-                  y: shape.yCount * FLOAT32_BYTES };
-  checkBufferSize('x.buffer', xt, bytes.x, xt.dims, limit);
-  checkBufferSize('grid.buffer', gt, bytes.grid, gt.dims, limit);
+  const bytes = { x: bytesOf(xt.type, shape.xCount), grid: bytesOf(gt.type, shape.gridCount),
+                  y: bytesOf(xt.type, shape.yCount) };
+  checkBufferSize('x.buffer', xt, bytes.x, xt.dims, xt.type, limit);
+  checkBufferSize('grid.buffer', gt, bytes.grid, gt.dims, gt.type, limit);
   const modeId = parseMode(read.mode);
   const paddingId = parsePadding(read.paddingMode);
   if (read.out !== undefined) {
-    checkBufferSize('options.out.buffer', read.out, bytes.y, shape.yDims, limit);
+    checkBufferSize('options.out.buffer', read.out, bytes.y, shape.yDims, xt.type, limit);
     if (read.out.buffer === xt.buffer || read.out.buffer === gt.buffer) {
       throw new RangeError("gridsample: options.out.buffer is x's or the grid's buffer; a pass " +
                            'cannot write a buffer it reads');
     }
   }
   const dispatch = shape.yCount > 0 ? workgroups(read.device, shape.locations) : null;
-  return { ...read, xt, gt, shape, bytes, modeId, paddingId, dispatch };
+  return { ...read, xt, gt, shape, bytes, modeId, paddingId, channelsLast, dispatch };
 }
 
 export function gridSample(x, grid, options) {
-  const { xt, gt, shape, bytes, modeId, paddingId, alignCorners, device, out, dispatch } =
-      readCall(x, grid, options);
+  const { xt, gt, shape, bytes, modeId, paddingId, alignCorners, channelsLast, device, out,
+          dispatch } = readCall(x, grid, options);
   const y = out !== undefined ? out.buffer : device.createBuffer({
     label: 'gridsample y',
-    size: bytes.y,
+    size: bytes.y.words,
     usage: USAGE.STORAGE | USAGE.COPY_SRC | USAGE.COPY_DST,
   });
-  const result = { buffer: y, dims: shape.yDims, type: 'float32' };
+  const result = { buffer: y, dims: shape.yDims, type: xt.type };
   if (dispatch === null) return result;  // an empty Y: nothing to bind (a binding has bytes)
 
-  const pipeline = pipelineFor(device, modeId, paddingId, alignCorners);
-  const words = paramWords(shape, xt.dims[1], dispatch[0] * WORKGROUP_SIZE);
+  const pipeline = pipelineFor(device, { xType: xt.type, gridType: gt.type, mode: modeId,
+                                         padding: paddingId, alignCorners, channelsLast });
+  const words = paramWords(shape, shape.channels, dispatch[0] * WORKGROUP_SIZE);
   const params = device.createBuffer({
     label: 'gridsample params',
     size: words.byteLength,
@@ -70,9 +70,9 @@ export function gridSample(x, grid, options) {
   const bindGroup = device.createBindGroup({
     layout: pipeline.getBindGroupLayout(0),
     entries: [
-      { binding: 0, resource: { buffer: xt.buffer, size: bytes.x } },
-      { binding: 1, resource: { buffer: gt.buffer, size: bytes.grid } },
-      { binding: 2, resource: { buffer: y, size: bytes.y } },
+      { binding: 0, resource: { buffer: xt.buffer, size: bytes.x.words } },
+      { binding: 1, resource: { buffer: gt.buffer, size: bytes.grid.words } },
+      { binding: 2, resource: { buffer: y, size: bytes.y.words } },
       { binding: 3, resource: { buffer: params } },
     ],
   });

@@ -4,7 +4,9 @@
 //   arguments.js   reading and checking the arguments (the CPU API's code where the rule is the
 //                  same: bindings/js/arguments.js)
 //   shape.js       Y's shape, with the core's checks and messages
-//   shader.js      the WGSL
+//   formats.js     the element types it takes, and their WGSL
+//   shader.js      the WGSL, from the types' parts
+//   exact.js       the WGSL of exact integer outputs
 //   params.js      the shader's parameter words of a call
 //   pipelines.js   the compute pipelines of each device
 //   grid_sample.js the call: checks, then one compute pass

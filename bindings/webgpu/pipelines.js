@@ -1,28 +1,37 @@
-// The compute pipelines of a device: one shader module, and a pipeline for each mode × padding ×
-// alignment (the shader's override constants), made on first use and kept while the device is.
-import { GRID_SAMPLE_WGSL } from './shader.js';
+// The compute pipelines of a device: a shader module for each X type × grid type, and a pipeline
+// for each mode × padding × alignment × layout (the shader's override constants), made on first
+// use and kept while the device is.
+import { gridSampleWgsl } from './shader.js';
 
-const cache = new WeakMap();  // GPUDevice → { module, pipelines: Map(key → pipeline) }
+const cache = new WeakMap();  // GPUDevice → Map(types → { module, pipelines: Map(key → pipeline) })
 
-export function pipelineFor(device, mode, padding, alignCorners) {
-  let entry = cache.get(device);
+export function pipelineFor(device, { xType, gridType, mode, padding, alignCorners, channelsLast }) {
+  let modules = cache.get(device);
+  if (modules === undefined) {
+    modules = new Map();
+    cache.set(device, modules);
+  }
+  const types = `${xType} ${gridType}`;
+  let entry = modules.get(types);
   if (entry === undefined) {
     entry = {
-      module: device.createShaderModule({ label: 'gridsample', code: GRID_SAMPLE_WGSL }),
+      module: device.createShaderModule({ label: `gridsample ${types}`,
+                                          code: gridSampleWgsl(xType, gridType) }),
       pipelines: new Map(),
     };
-    cache.set(device, entry);
+    modules.set(types, entry);
   }
-  const key = `${mode} ${padding} ${alignCorners}`;
+  const key = `${mode} ${padding} ${alignCorners} ${channelsLast}`;
   let pipeline = entry.pipelines.get(key);
   if (pipeline === undefined) {
     pipeline = device.createComputePipeline({
-      label: `gridsample ${key}`,
+      label: `gridsample ${types} ${key}`,
       layout: 'auto',
       compute: {
         module: entry.module,
         entryPoint: 'main',
-        constants: { MODE: mode, PADDING: padding, ALIGN_CORNERS: alignCorners ? 1 : 0 },
+        constants: { MODE: mode, PADDING: padding, ALIGN_CORNERS: alignCorners ? 1 : 0,
+                     CHANNELS_LAST: channelsLast ? 1 : 0 },
       },
     });
     entry.pipelines.set(key, pipeline);

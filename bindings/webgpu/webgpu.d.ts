@@ -1,16 +1,29 @@
-// The public API of gridsample/webgpu: GridSample on a WebGPU device (float32, channels-first).
+// The public API of gridsample/webgpu: GridSample on a WebGPU device.
 /// <reference types="@webgpu/types" />
 
-/** A tensor whose data are in a GPUBuffer, as onnxruntime-web's GPU tensors hold them. */
-export interface GpuTensorLike {
+/**
+ * The element types of X and Y on WebGPU: float32 within a stated bound of the CPU's, integers
+ * and bool bit for bit the CPU's (docs/semantics.md). The others (float64, 32- and 64-bit
+ * integers, complex, string) are a TypeError naming the CPU gridSample of 'gridsample'.
+ */
+export type GpuTensorType = 'float32' | 'uint8' | 'int8' | 'uint16' | 'int16' | 'bool';
+/** The grid's types on WebGPU (a float64 grid is a TypeError naming the CPU gridSample). */
+export type GpuGridType = 'float32';
+
+/**
+ * A tensor whose data are in a GPUBuffer, as onnxruntime-web's GPU tensors hold them; T: its
+ * types (a grid's: GpuGridType).
+ */
+export interface GpuTensorLike<T extends string = GpuTensorType> {
   /**
-   * The elements, row-major, from byte 0; the buffer may be larger. Its usage must include
+   * The elements, row-major, from byte 0, as the CPU API's typed array holds them (bool: one
+   * byte each, any nonzero byte true); the buffer may be larger, and holds whole 4-byte words
+   * (a binding's unit: 5 uint8 elements need a buffer of 8 bytes). Its usage must include
    * GPUBufferUsage.STORAGE, and it must be unmapped when gridSample is called.
    */
   buffer: GPUBuffer;
   readonly dims: readonly number[];
-  /** Only float32 yet: other types are a TypeError naming the CPU gridSample of 'gridsample'. */
-  type: 'float32';
+  type: T;
 }
 
 /**
@@ -21,7 +34,7 @@ export interface OrtGpuTensorLike {
   readonly location: string;
   readonly gpuBuffer: GPUBuffer;
   readonly dims: readonly number[];
-  /** Only "float32" yet, as for GpuTensorLike. */
+  /** A GpuTensorType (or GpuGridType for the grid), as for GpuTensorLike. */
   readonly type: string;
 }
 
@@ -37,18 +50,20 @@ export interface GpuGridSampleOptions {
   /** Only "channels-first" yet; "channels-last" is a RangeError. */
   layout?: 'channels-first' | 'channels-last';
   /**
-   * Where Y goes: a buffer of at least Y's bytes, with STORAGE usage, other than X's and the
-   * grid's. Default: a new buffer of usage STORAGE | COPY_SRC | COPY_DST.
+   * Where Y goes: a buffer of at least Y's bytes rounded up to whole 4-byte words, with STORAGE
+   * usage, other than X's and the grid's; the bytes past Y are left as they are. Default: a new
+   * buffer of usage STORAGE | COPY_SRC | COPY_DST.
    */
   out?: { buffer: GPUBuffer };
 }
 
 /**
  * Y = GridSample(X, grid) of docs/semantics.md, X (N, C, D1..Dr) with 1 to 5 spatial axes and the
- * grid (N, D1_out..Dr_out, r), both float32. Every argument is checked first (TypeError,
+ * grid (N, D1_out..Dr_out, r); Y has X's type. Every argument is checked first (TypeError,
  * RangeError, the CPU API's messages where the rule is the same); then one compute pass is
  * submitted on device.queue and Y returned at once, ready for the GPU work queued after it.
  */
 export function gridSample(x: GpuTensorLike | OrtGpuTensorLike,
-                           grid: GpuTensorLike | OrtGpuTensorLike, options: GpuGridSampleOptions):
-    { buffer: GPUBuffer; dims: number[]; type: 'float32' };
+                           grid: GpuTensorLike<GpuGridType> | OrtGpuTensorLike,
+                           options: GpuGridSampleOptions):
+    { buffer: GPUBuffer; dims: number[]; type: GpuTensorType };

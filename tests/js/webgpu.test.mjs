@@ -9,66 +9,27 @@
 // SwiftShader aborts the process from the second dispatch of this shader on (docs/javascript.md,
 // "WebGPU"), where Chromium's own Dawn runs it.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { gridSample as cpuGridSample, init } from 'gridsample';
 
-import { serve } from '../../scripts/serve.mjs';
-import {
-  closeTo, dataDir, distDir, initOptions, readVectors, repo, specExample,
-} from './helpers.mjs';
+import { closeTo, dataDir, initOptions, readVectors, specExample } from './helpers.mjs';
+import { openPage } from './webgpu_page.mjs';
 
-const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 const F32_EPSILON = 2 ** -24;  // float32's unit roundoff
 // Σ|W| of the four cubic taps (A = -0.75) is largest at t = 0.5.
 const CUBIC_WEIGHT_SUM = 1.375;
 
-let server;
-let browser;
 let page;
 before(async () => {
   await init(initOptions);
-  assert.ok(fs.existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
-  ({ server } = await serve({
-    '/gridsample/': distDir,
-    '/ort-common/': path.join(repo, 'node_modules', 'onnxruntime-common', 'dist', 'esm'),
-    '/': path.join(repo, 'tests', 'js', 'webgpu'),
-  }, {}));
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM, headless: true,
-    args: ['--no-sandbox', '--headless', '--enable-unsafe-webgpu',
-           '--use-webgpu-adapter=swiftshader'],
-  });
-  page = await browser.newPage();
-  await page.goto(`http://localhost:${server.address().port}/index.html`);
-  const started = await page.evaluate(async () => {
-    const harness = await window.harness;
-    return harness.error ?? 'ok';
-  });
-  assert.equal(started, 'ok', 'a WebGPU device in Chromium');
+  page = await openPage();
 });
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+after(() => page?.close());
 
-// The page's harness method `name` with `args`.
-function inPage(name, ...args) {
-  return page.evaluate(async ([method, params]) => (await window.harness)[method](...params),
-                       [name, args]);
-}
-
-// Plain arrays for the page: typed arrays would cross as objects.
-const plain = ({ data, dims }) => ({ data: Array.from(data), dims });
-
-// Y of each case on the GPU: [{ dims, type, data }].
-function sampleOnGpu(cases) {
-  return inPage('sample', cases.map(({ x, grid, options }) =>
-    ({ x: plain(x), grid: plain(grid), options })));
-}
+const inPage = (...args) => page.inPage(...args);
+const sampleOnGpu = (cases) => page.sampleOnGpu(cases);
 
 // The tolerance of one case: both sides (the file's reference and the GPU) sum K^r products of
 // r + 1 float32 factors, each rounding (or fusing) at most once per operation, so each is
@@ -268,10 +229,19 @@ test('errors of the GPU path: device, buffers, types, layout, rank', async () =>
     "out.buffer is x's": [RangeError, /is x's or the grid's buffer/],
     'out a GPUBuffer, not { buffer }':
         [TypeError, /^gridsample: options.out.buffer must be a GPUBuffer, got undefined$/],
-    'x.type float16':
-        [TypeError, /^gridsample: x.type: float16 is not supported on WebGPU yet \(float32 is\)/],
-    'grid.type float64': [TypeError, /grid.type: float64 is not supported/],
-    'x.type uint8': [TypeError, /x.type: uint8 is not supported/],
+    'x of uint8 in 5 bytes':
+        [RangeError, new RegExp('^gridsample: x.buffer has 5 bytes; dims \\[1, 1, 1, 5\\] of ' +
+                                'uint8 need 5, and a binding takes whole 4-byte words: 8$')],
+    ...Object.fromEntries(['float64', 'int32', 'uint64', 'complex64', 'string'].map((type) => [
+      `x.type ${type}`,
+      [TypeError, new RegExp(`^gridsample: x.type: ${type} is not computed on WebGPU, which ` +
+                             'takes float32, uint8, int8, uint16, int16, bool; the CPU ' +
+                             "gridSample of 'gridsample' takes it$")]])),
+    ...Object.fromEntries(['float64', 'uint8'].map((type) => [
+      `grid.type ${type}`,
+      [TypeError, new RegExp(`^gridsample: grid.type: ${type} is not a grid type on WebGPU, ` +
+                             "which takes float32; the CPU gridSample of 'gridsample' takes " +
+                             'float64 grids too$')]])),
     'x.type unknown': [TypeError, /^gridsample: x.type: unknown type/],
     'x.type missing': [TypeError, /^gridsample: x.type must be a string/],
     'channels-last': [RangeError,
@@ -286,5 +256,5 @@ test('errors of the GPU path: device, buffers, types, layout, rank', async () =>
 });
 
 test('the device reported no error of its own', async () => {
-  assert.deepEqual(await page.evaluate(async () => (await window.harness).gpuErrors), []);
+  assert.deepEqual(await page.gpuErrors(), []);
 });

@@ -5,6 +5,7 @@ import { gridSample } from '/gridsample/webgpu.js';
 
 const USAGE = { MAP_READ: 0x1, COPY_SRC: 0x4, COPY_DST: 0x8, STORAGE: 0x80 };
 
+
 async function start() {
   if (!navigator.gpu) return { error: 'navigator.gpu is missing' };
   const adapter = await navigator.gpu.requestAdapter();
@@ -13,24 +14,31 @@ async function start() {
   const gpuErrors = [];
   device.addEventListener('uncapturederror', (event) => gpuErrors.push(event.error.message));
 
-  const upload = (data, usage = USAGE.STORAGE | USAGE.COPY_DST) => {
-    const bytes = Float32Array.from(data);
-    const buffer = device.createBuffer({ size: Math.max(4, bytes.byteLength), usage });
-    device.queue.writeBuffer(buffer, 0, bytes);
+  // Buffers hold whole 4-byte words (writeBuffer's unit), the bytes past a tensor's zero.
+  const uploadBytes = (bytes, usage = USAGE.STORAGE | USAGE.COPY_DST) => {
+    const padded = new Uint8Array(Math.max(4, Math.ceil(bytes.length / 4) * 4));
+    padded.set(bytes);
+    const buffer = device.createBuffer({ size: padded.byteLength, usage });
+    device.queue.writeBuffer(buffer, 0, padded);
     return buffer;
   };
+  const upload = (data, usage) => uploadBytes(new Uint8Array(Float32Array.from(data).buffer), usage);
   const tensor = ({ data, dims }) => ({ buffer: upload(data), dims, type: 'float32' });
-  const download = async (buffer, count) => {
-    const read = device.createBuffer({ size: Math.max(4, count * 4),
+  // The first `count` bytes of a buffer.
+  const downloadBytes = async (buffer, count) => {
+    const size = Math.ceil(count / 4) * 4;
+    const read = device.createBuffer({ size: Math.max(4, size),
                                        usage: USAGE.MAP_READ | USAGE.COPY_DST });
     const encoder = device.createCommandEncoder();
-    if (count > 0) encoder.copyBufferToBuffer(buffer, 0, read, 0, count * 4);
+    if (count > 0) encoder.copyBufferToBuffer(buffer, 0, read, 0, size);
     device.queue.submit([encoder.finish()]);
     await read.mapAsync(USAGE.MAP_READ);
-    const values = Array.from(new Float32Array(read.getMappedRange().slice(0, count * 4)));
+    const bytes = Array.from(new Uint8Array(read.getMappedRange().slice(0, count)));
     read.destroy();
-    return values;
+    return bytes;
   };
+  const download = async (buffer, count) =>
+    Array.from(new Float32Array(Uint8Array.from(await downloadBytes(buffer, count * 4)).buffer));
 
   // A device that records what is asked of it: a refused call must not have touched it.
   const watched = () => {
@@ -58,18 +66,27 @@ async function start() {
   };
 
   return {
-    // [{ x: { data, dims }, grid: { data, dims }, options }] → [{ dims, data }] (float32 X and
-    // grid, as plain arrays; NaN and infinities cross as they are).
+    // [{ x: { bytes, dims, type }, grid: (likewise), options, elementBytes, out }] → [{ dims,
+    // type, bytes }]: the tensors' elements as bytes (plain arrays), of any type, Y's of
+    // elementBytes each. Y goes into a buffer of `out` bytes, each 0xA5 before the call, where a
+    // case gives `out`, and all of them come back.
     async sample(cases) {
-      const results = [];
-      for (const { x, grid, options } of cases) {
-        const [xt, gt] = [tensor(x), tensor(grid)];
-        const y = gridSample(xt, gt, { device, ...options });
-        const count = y.dims.reduce((a, b) => a * b, 1);
-        results.push({ dims: y.dims, type: y.type, data: await download(y.buffer, count) });
-        for (const buffer of [xt.buffer, gt.buffer, y.buffer]) buffer.destroy();
-      }
-      return results;
+      // Every call queued first, then Y read back: one wait for the GPU, not one per case.
+      const reads = cases.map(({ x, grid, options, elementBytes, out }) => {
+        const xt = { buffer: uploadBytes(x.bytes), dims: x.dims, type: x.type };
+        const gt = { buffer: uploadBytes(grid.bytes), dims: grid.dims, type: grid.type };
+        const outBuffer = out === undefined ? undefined :
+            uploadBytes(new Uint8Array(out).fill(0xa5), USAGE.STORAGE | USAGE.COPY_SRC |
+                                                         USAGE.COPY_DST);
+        const y = gridSample(xt, gt, { device, ...options,
+                                       ...(outBuffer ? { out: { buffer: outBuffer } } : {}) });
+        const count = out ?? y.dims.reduce((a, b) => a * b, 1) * elementBytes;
+        return downloadBytes(y.buffer, count).then((bytes) => {
+          for (const buffer of [xt.buffer, gt.buffer, y.buffer]) buffer.destroy();
+          return { dims: y.dims, type: y.type, bytes };
+        });
+      });
+      return Promise.all(reads);
     },
     // [{ x: { dims }, grid: { dims }, options }] → each call's error (class, message) and the
     // device methods it called, on buffers of 4 floats.
@@ -93,9 +110,15 @@ async function start() {
                                  { out: { buffer: upload([0]) } }],
         "out.buffer is x's": [x, grid, { out: { buffer: x.buffer } }],
         'out a GPUBuffer, not { buffer }': [x, grid, { out: x.buffer }],
-        'x.type float16': [{ ...x, type: 'float16' }, grid, {}],
+        'x of uint8 in 5 bytes': [{ buffer: device.createBuffer({ size: 5, usage: USAGE.STORAGE }),
+                                    dims: [1, 1, 1, 5], type: 'uint8' }, grid, {}],
+        'x.type float64': [{ ...x, type: 'float64' }, grid, {}],
+        'x.type int32': [{ ...x, type: 'int32' }, grid, {}],
+        'x.type uint64': [{ ...x, type: 'uint64' }, grid, {}],
+        'x.type complex64': [{ ...x, type: 'complex64' }, grid, {}],
+        'x.type string': [{ ...x, type: 'string' }, grid, {}],
         'grid.type float64': [x, { ...grid, type: 'float64' }, {}],
-        'x.type uint8': [{ ...x, type: 'uint8' }, grid, {}],
+        'grid.type uint8': [x, { ...grid, type: 'uint8' }, {}],
         'x.type unknown': [{ ...x, type: 'float' }, grid, {}],
         'x.type missing': [{ ...x, type: undefined }, grid, {}],
         'channels-last': [x, grid, { layout: 'channels-last' }],

@@ -1,0 +1,175 @@
+// gridsample/webgpu's types beyond float32, in headless Chromium on SwiftShader (the page:
+// webgpu_page.mjs): integer and bool X against the CPU gridSample of this process bit for bit
+// (its integer results are exact, docs/semantics.md), in every rank, mode, padding and
+// alignment, with hostile grid values and flat images, and the cases of the vector files the
+// path takes; and Y's packed words, whose bytes past Y a call must leave as they were.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { gridSample as cpuGridSample, init } from 'gridsample';
+
+import { ARRAY_OF, dataDir, initOptions, readVectors, sameBits } from './helpers.mjs';
+import { openPage } from './webgpu_page.mjs';
+
+let page;
+before(async () => {
+  await init(initOptions);
+  page = await openPage();
+});
+after(() => page?.close());
+
+// Seeded integers in [0, n), the same on every run.
+function random(seed) {
+  let state = seed >>> 0;
+  return (n) => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return Math.floor((state / 2 ** 32) * n);
+  };
+}
+
+// Each exact type: its range, and the value of a flat image of it.
+const EXACT = {
+  uint8: { lowest: 0, highest: 255, flat: 200 },
+  int8: { lowest: -128, highest: 127, flat: -77 },
+  uint16: { lowest: 0, highest: 65535, flat: 65001 },
+  int16: { lowest: -32768, highest: 32767, flat: -30001 },
+  // Bytes other than 0 and 1 are true too.
+  bool: { lowest: 0, highest: 255, flat: 1 },
+};
+const MODES = ['linear', 'nearest', 'cubic'];
+const PADDINGS = ['zeros', 'border', 'reflection'];
+const SPATIAL = [[5], [4, 3], [3, 1, 4], [2, 1, 2, 3], [1, 2, 1, 2, 3]];
+const HOSTILE = [NaN, Infinity, -Infinity, 1e30, -1e30, 3e38, -3e38, 1e6, -1e6, 2 ** 24 + 2,
+                 -7.25, 0.5, -1, 1, 1.0000001, 2.5, -0.9999999];
+const ORDINARY = 9;  // locations of ordinary values only, beside the hostile ones
+
+// X (2, 3, ...spatial) of `type`: batch item 0 random over the type's range, item 1 flat.
+function exactImage(type, spatial, next) {
+  const { lowest, highest, flat } = EXACT[type];
+  const plane = 3 * spatial.reduce((a, b) => a * b, 1);
+  const data = new ARRAY_OF[type](2 * plane);
+  for (let i = 0; i < plane; ++i) {
+    // The extremes often, for saturation.
+    const pick = next(8);
+    data[i] = pick === 0 ? lowest : pick === 1 ? highest : lowest + next(highest - lowest + 1);
+    data[plane + i] = flat;
+  }
+  return { data, dims: [2, 3, ...spatial], type };
+}
+
+// A grid (2, L, 1, ..., 1, r), the same for both batch items: each hostile value on each
+// component beside ordinary ones, then ORDINARY locations of ordinary values.
+function hostileGrid(r, next) {
+  const locations = HOSTILE.length * r + ORDINARY;
+  const one = Float32Array.from({ length: locations * r }, () => (next(2601) - 1300) / 1000);
+  for (let k = 0; k < HOSTILE.length * r; ++k) one[k * r + (k % r)] = HOSTILE[Math.floor(k / r)];
+  const data = new Float32Array(2 * one.length);
+  data.set(one);
+  data.set(one, one.length);
+  return { data, dims: [2, locations, ...Array(r - 1).fill(1), r] };
+}
+
+// The first element where two Y differ, for the message.
+function firstDifference(actual, expected) {
+  const i = expected.findIndex((value, k) => !Object.is(value, actual[k]));
+  return `element ${i}: ${actual[i]}, expected ${expected[i]}`;
+}
+
+test('integer and bool X: the CPU results bit for bit, every rank, mode, padding, alignment',
+     async () => {
+  const next = random(3601);
+  const cases = [];
+  for (const type of Object.keys(EXACT)) {
+    for (const spatial of SPATIAL) {
+      const x = exactImage(type, spatial, next);
+      const grid = hostileGrid(spatial.length, next);
+      for (const mode of MODES) {
+        for (const paddingMode of PADDINGS) {
+          for (const alignCorners of [false, true]) {
+            cases.push({ x, grid, options: { mode, paddingMode, alignCorners } });
+          }
+        }
+      }
+    }
+  }
+  const results = await page.sampleOnGpu(cases);
+  let flatChecked = 0;
+  cases.forEach(({ x, grid, options }, i) => {
+    const name = `${x.type} ${x.dims.length - 2}-D ${JSON.stringify(options)}`;
+    const expected = cpuGridSample(x, grid, options);
+    const actual = results[i];
+    assert.deepEqual([actual.dims, actual.type], [expected.dims, x.type], name);
+    assert.ok(sameBits(actual.data, expected.data),
+              `${name}: ${firstDifference(actual.data, expected.data)}`);
+    // The flat item stays flat where no tap reads padding zeros and the grid is finite.
+    if (options.paddingMode === 'zeros') return;
+    const r = x.dims.length - 2;
+    const locations = grid.dims[1];
+    const flat = EXACT[x.type].flat;
+    for (let l = 0; l < locations; ++l) {
+      if (!grid.data.slice(l * r, (l + 1) * r).every(Number.isFinite)) continue;
+      for (let c = 0; c < 3; ++c) {
+        assert.equal(actual.data[(3 + c) * locations + l], flat, `${name}: flat, location ${l}`);
+        ++flatChecked;
+      }
+    }
+  });
+  assert.equal(cases.length, 5 * SPATIAL.length * MODES.length * PADDINGS.length * 2);
+  assert.ok(flatChecked > 5000, `${flatChecked} flat elements`);
+});
+
+// The grid types of the GPU path.
+const GRID_TYPES = ['float32'];
+
+// Whether the GPU path takes a case of the vector files: an exact X, a grid of GRID_TYPES, 1 to
+// 5 spatial axes.
+const exactInScope = ({ x, grid }) =>
+  Object.hasOwn(EXACT, x.type) && GRID_TYPES.includes(grid.type) && x.dims.length <= 7;
+
+for (const [file, least] of [['reference_vectors.txt', 90],
+                             ['exact_integers.txt', 290]]) {
+  test(`the integer and bool cases of ${file}, bit for bit`, async () => {
+    const cases = readVectors(path.join(dataDir, file)).filter(exactInScope);
+    const results = await page.sampleOnGpu(cases.map((c) => ({
+      x: c.x, grid: c.grid,
+      options: { mode: c.attrs.mode, paddingMode: c.attrs.padding,
+                 alignCorners: c.attrs.alignCorners },
+    })));
+    cases.forEach((c, i) => {
+      assert.deepEqual(results[i].dims, c.y.dims, c.name);
+      assert.ok(sameBits(results[i].data, c.y.data),
+                `${c.name}: ${firstDifference(results[i].data, c.y.data)}`);
+    });
+    assert.ok(cases.length >= least, `${cases.length} cases, fewer than ${least}`);
+  });
+}
+
+test("packed Y: a call writes Y's bytes and leaves the rest of the buffer", async () => {
+  const next = random(77);
+  const cases = [];
+  // Y of 3 × 7 elements: its last word is shared with bytes past it, and with each other
+  // channel's elements.
+  for (const type of Object.keys(EXACT)) {
+    const x = exactImage(type, [4, 5], next);
+    const grid = { data: Float32Array.from({ length: 2 * 7 * 2 }, () => next(2001) / 1000 - 1),
+                   dims: [2, 7, 1, 2] };
+    for (const mode of MODES) {
+      cases.push({ x, grid, options: { mode }, out: 2 * 3 * 7 * x.data.BYTES_PER_ELEMENT + 11 });
+    }
+  }
+  const results = await page.sampleOnGpu(cases);
+  cases.forEach(({ x, grid, options, out }, i) => {
+    const expected = cpuGridSample(x, grid, options);
+    const bytes = new Uint8Array(expected.data.buffer);
+    const name = `${x.type} ${options.mode}`;
+    assert.deepEqual(Array.from(results[i].bytes.subarray(0, bytes.length)), Array.from(bytes),
+                     name);
+    assert.deepEqual(Array.from(results[i].bytes.subarray(bytes.length)),
+                     Array(out - bytes.length).fill(0xa5), `${name}: the bytes past Y`);
+  });
+});
+
+test('the device reported no error of its own', async () => {
+  assert.deepEqual(await page.gpuErrors(), []);
+});
