@@ -2,13 +2,15 @@
 /// <reference types="@webgpu/types" />
 
 /**
- * The element types of X and Y on WebGPU: float32 within a stated bound of the CPU's, integers
- * and bool bit for bit the CPU's (docs/semantics.md). The others (float64, 32- and 64-bit
- * integers, complex, string) are a TypeError naming the CPU gridSample of 'gridsample'.
+ * The element types of X and Y on WebGPU: float32, float16 and bfloat16 (their bits, in float32
+ * arithmetic as on the CPU: no device feature needed) within a stated bound of the CPU's,
+ * integers and bool bit for bit the CPU's (docs/semantics.md). The others (float64, 32- and
+ * 64-bit integers, complex, string) are a TypeError naming the CPU gridSample of 'gridsample'.
  */
-export type GpuTensorType = 'float32' | 'uint8' | 'int8' | 'uint16' | 'int16' | 'bool';
+export type GpuTensorType =
+    'float32' | 'float16' | 'bfloat16' | 'uint8' | 'int8' | 'uint16' | 'int16' | 'bool';
 /** The grid's types on WebGPU (a float64 grid is a TypeError naming the CPU gridSample). */
-export type GpuGridType = 'float32';
+export type GpuGridType = 'float32' | 'float16' | 'bfloat16';
 
 /**
  * A tensor whose data are in a GPUBuffer, as onnxruntime-web's GPU tensors hold them; T: its

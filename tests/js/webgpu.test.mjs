@@ -15,11 +15,7 @@ import { after, before, test } from 'node:test';
 import { gridSample as cpuGridSample, init } from 'gridsample';
 
 import { closeTo, dataDir, initOptions, readVectors, specExample } from './helpers.mjs';
-import { openPage } from './webgpu_page.mjs';
-
-const F32_EPSILON = 2 ** -24;  // float32's unit roundoff
-// Σ|W| of the four cubic taps (A = -0.75) is largest at t = 0.5.
-const CUBIC_WEIGHT_SUM = 1.375;
+import { checkCase, openPage } from './webgpu_page.mjs';
 
 let page;
 before(async () => {
@@ -30,50 +26,6 @@ after(() => page?.close());
 
 const inPage = (...args) => page.inPage(...args);
 const sampleOnGpu = (cases) => page.sampleOnGpu(cases);
-
-// The tolerance of one case: both sides (the file's reference and the GPU) sum K^r products of
-// r + 1 float32 factors, each rounding (or fusing) at most once per operation, so each is
-// within (K^r + 2r) unit roundoffs of Σ|w x| <= (Σ|w|)^r max|X| of the exact sum, to first
-// order; the GPU may fuse the products into the sums, and evaluates the cubic weights with
-// fusing too, which the 2r covers. Nearest copies an element: no tolerance at all.
-function tolerance(mode, rank, x) {
-  let largest = 0;
-  for (const value of x) if (Number.isFinite(value)) largest = Math.max(largest, Math.abs(value));
-  const taps = mode === 'cubic' || mode === 'bicubic' ? 4 : 2;
-  const weightSum = taps === 4 ? CUBIC_WEIGHT_SUM : 1;
-  return 2 * (taps ** rank + 2 * rank) * F32_EPSILON * weightSum ** rank * largest;
-}
-
-// The first index where actual and expected differ beyond `tol` (NaN only against NaN, an
-// infinity only against itself), and the largest |difference| / tol seen; exact compares bits.
-function compare(actual, expected, tol, exact) {
-  let worst = 0;
-  for (let i = 0; i < expected.length; ++i) {
-    const a = actual[i];
-    const e = expected[i];
-    if (Number.isNaN(e) || Number.isNaN(a)) {
-      if (Number.isNaN(a) !== Number.isNaN(e)) return { index: i, worst };
-      continue;
-    }
-    if (exact || !Number.isFinite(e) || !Number.isFinite(a)) {
-      if (!Object.is(a, e) && !(a === 0 && e === 0)) return { index: i, worst };
-      continue;
-    }
-    const difference = Math.abs(a - e);
-    if (difference > tol) return { index: i, worst };
-    if (tol > 0) worst = Math.max(worst, difference / tol);
-  }
-  return { index: -1, worst };
-}
-
-function checkCase(name, mode, xData, rank, actual, expected) {
-  const exact = mode === 'nearest';
-  const tol = tolerance(mode, rank, xData);
-  const { index, worst } = compare(actual, expected, tol, exact);
-  assert.equal(index, -1, `${name}: element ${index} is ${actual[index]}, expected ` +
-                          `${expected[index]} (tolerance ${tol})`);
-  return worst;
-}
 
 // Whether the GPU path takes a case of the vector files: float32 X and grid, 1 to 5 spatial axes.
 const inScope = ({ x, grid }) =>
@@ -91,8 +43,7 @@ for (const [file, least] of [['reference_vectors.txt', 18], ['golden.txt', 270]]
     cases.forEach((c, i) => {
       assert.deepEqual(results[i].dims, c.y.dims, c.name);
       assert.equal(results[i].type, 'float32', c.name);
-      worst = Math.max(worst, checkCase(c.name, c.attrs.mode, c.x.data, c.x.dims.length - 2,
-                                        results[i].data, c.y.data));
+      worst = Math.max(worst, checkCase(c.name, c.attrs.mode, c.x, results[i].data, c.y.data));
     });
     // The files' cases in scope, so that the suite cannot pass on none.
     assert.ok(cases.length >= least, `${cases.length} cases, fewer than ${least}`);
@@ -142,7 +93,7 @@ test('hostile grids give what the CPU gives, in every mode, padding and rank', a
     const r = x.dims.length - 2;
     assert.deepEqual(results[i].dims, expected.dims);
     checkCase(`${r}-D ${options.mode} ${options.paddingMode} ${options.alignCorners}`,
-              options.mode, x.data, r, results[i].data, expected.data);
+              options.mode, x, results[i].data, expected.data);
   });
   assert.equal(cases.length, 5 * MODES.length * PADDINGS.length * 2);
 });
@@ -235,13 +186,13 @@ test('errors of the GPU path: device, buffers, types, layout, rank', async () =>
     ...Object.fromEntries(['float64', 'int32', 'uint64', 'complex64', 'string'].map((type) => [
       `x.type ${type}`,
       [TypeError, new RegExp(`^gridsample: x.type: ${type} is not computed on WebGPU, which ` +
-                             'takes float32, uint8, int8, uint16, int16, bool; the CPU ' +
-                             "gridSample of 'gridsample' takes it$")]])),
+                             'takes float32, float16, bfloat16, uint8, int8, uint16, int16, ' +
+                             "bool; the CPU gridSample of 'gridsample' takes it$")]])),
     ...Object.fromEntries(['float64', 'uint8'].map((type) => [
       `grid.type ${type}`,
       [TypeError, new RegExp(`^gridsample: grid.type: ${type} is not a grid type on WebGPU, ` +
-                             "which takes float32; the CPU gridSample of 'gridsample' takes " +
-                             'float64 grids too$')]])),
+                             'which takes float32, float16, bfloat16; the CPU gridSample of ' +
+                             "'gridsample' takes float64 grids too$")]])),
     'x.type unknown': [TypeError, /^gridsample: x.type: unknown type/],
     'x.type missing': [TypeError, /^gridsample: x.type must be a string/],
     'channels-last': [RangeError,

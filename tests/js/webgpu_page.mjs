@@ -1,12 +1,12 @@
-// The browser side of the WebGPU suites (webgpu*.test.mjs): headless Chromium with WebGPU on
-// SwiftShader, the page tests/js/webgpu/ on localhost over the package's dist/, and the
-// tensors' way there and back. No adapter is a failure, not a skip.
+// What the WebGPU suites (webgpu*.test.mjs) share: headless Chromium with WebGPU on SwiftShader,
+// the page tests/js/webgpu/ on localhost over the package's dist/, the tensors' way there and
+// back (no adapter is a failure, not a skip), and the bound floats are judged by.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 
 import { serve } from '../../scripts/serve.mjs';
-import { ARRAY_OF, distDir, repo } from './helpers.mjs';
+import { ARRAY_OF, bfloat16ToNumber, distDir, halfToNumber, repo } from './helpers.mjs';
 
 const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 
@@ -73,3 +73,74 @@ function pageTensor(tensor) {
   return { bytes: Array.from(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)),
            dims: tensor.dims, type: typeOf(tensor) };
 }
+
+const F32_EPSILON = 2 ** -24;  // float32's unit roundoff
+// Σ|W| of the four cubic taps (A = -0.75) is largest at t = 0.5.
+const CUBIC_WEIGHT_SUM = 1.375;
+
+// The numbers of a float type's elements (float16 and bfloat16 hold bits).
+export function numbersOf(type, data) {
+  if (type === 'float16') return Array.from(data, halfToNumber);
+  if (type === 'bfloat16') return Array.from(data, bfloat16ToNumber);
+  return data;
+}
+
+// The distance between a type's neighbouring values at magnitude v, for the types narrower than
+// float32, whose rounding the float32 tolerance does not cover.
+const SPACING = {
+  float16: (v) => 2 ** (Math.max(Math.floor(Math.log2(v)), -14) - 10),
+  bfloat16: (v) => 2 ** (Math.max(Math.floor(Math.log2(v)), -126) - 7),
+};
+
+// The tolerance of one case: both sides (the file's reference and the GPU) sum K^r products of
+// r + 1 float32 factors, each rounding (or fusing) at most once per operation, so each is
+// within (K^r + 2r) unit roundoffs of Σ|w x| <= (Σ|w|)^r max|X| of the exact sum, to first
+// order; the GPU may fuse the products into the sums, which the 2r covers. Nearest copies an
+// element: no tolerance at all.
+export function tolerance(mode, rank, x) {
+  let largest = 0;
+  for (const value of x) if (Number.isFinite(value)) largest = Math.max(largest, Math.abs(value));
+  const taps = mode === 'cubic' || mode === 'bicubic' ? 4 : 2;
+  const weightSum = taps === 4 ? CUBIC_WEIGHT_SUM : 1;
+  return 2 * (taps ** rank + 2 * rank) * F32_EPSILON * weightSum ** rank * largest;
+}
+
+// The first index where actual and expected differ beyond `tol` plus spacing(the larger
+// magnitude) (NaN only against NaN, an infinity only against itself), and the largest
+// |difference| / that bound seen; exact compares bits.
+function compare(actual, expected, tol, exact, spacing) {
+  let worst = 0;
+  for (let i = 0; i < expected.length; ++i) {
+    const a = actual[i];
+    const e = expected[i];
+    if (Number.isNaN(e) || Number.isNaN(a)) {
+      if (Number.isNaN(a) !== Number.isNaN(e)) return { index: i, worst };
+      continue;
+    }
+    if (exact || !Number.isFinite(e) || !Number.isFinite(a)) {
+      if (!Object.is(a, e) && !(a === 0 && e === 0)) return { index: i, worst };
+      continue;
+    }
+    const difference = Math.abs(a - e);
+    const bound = tol + (spacing ? spacing(Math.max(Math.abs(a), Math.abs(e))) : 0);
+    if (difference > bound) return { index: i, worst };
+    if (bound > 0) worst = Math.max(worst, difference / bound);
+  }
+  return { index: -1, worst };
+}
+
+// Judges the GPU's Y of float X (a tensor { data, dims, type? }) against the CPU's or a file's,
+// both of X's type as the CPU API holds it: within the tolerance, and for a type narrower than
+// float32 its spacing too (both sides round their float32 sums to it once); nearest bit for
+// bit. Returns the largest difference as a fraction of the bound.
+export function checkCase(name, mode, x, actual, expected) {
+  const type = typeOf(x);
+  const tol = tolerance(mode, x.dims.length - 2, numbersOf(type, x.data));
+  const exact = mode === 'nearest';
+  const [a, e] = exact ? [actual, expected] : [numbersOf(type, actual), numbersOf(type, expected)];
+  const { index, worst } = compare(a, e, tol, exact, SPACING[type]);
+  assert.equal(index, -1, `${name}: element ${index} is ${a[index]}, expected ${e[index]} ` +
+                          `(tolerance ${tol})`);
+  return worst;
+}
+

@@ -1,8 +1,9 @@
 // gridsample/webgpu's types beyond float32, in headless Chromium on SwiftShader (the page:
 // webgpu_page.mjs): integer and bool X against the CPU gridSample of this process bit for bit
-// (its integer results are exact, docs/semantics.md), in every rank, mode, padding and
-// alignment, with hostile grid values and flat images, and the cases of the vector files the
-// path takes; and Y's packed words, whose bytes past Y a call must leave as they were.
+// (its integer results are exact, docs/semantics.md), float16 and bfloat16 X and grids within
+// the float32 bound and the type's spacing, each in every rank, mode, padding and alignment,
+// with hostile grid values, and the cases of the vector files the path takes; flat integer
+// images, and Y's packed words, whose bytes past Y a call must leave as they were.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -10,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { gridSample as cpuGridSample, init } from 'gridsample';
 
 import { ARRAY_OF, dataDir, initOptions, readVectors, sameBits } from './helpers.mjs';
-import { openPage } from './webgpu_page.mjs';
+import { checkCase, numbersOf, openPage, tolerance } from './webgpu_page.mjs';
 
 let page;
 before(async () => {
@@ -120,14 +121,14 @@ test('integer and bool X: the CPU results bit for bit, every rank, mode, padding
 });
 
 // The grid types of the GPU path.
-const GRID_TYPES = ['float32'];
+const GRID_TYPES = ['float32', 'float16', 'bfloat16'];
 
 // Whether the GPU path takes a case of the vector files: an exact X, a grid of GRID_TYPES, 1 to
 // 5 spatial axes.
 const exactInScope = ({ x, grid }) =>
   Object.hasOwn(EXACT, x.type) && GRID_TYPES.includes(grid.type) && x.dims.length <= 7;
 
-for (const [file, least] of [['reference_vectors.txt', 90],
+for (const [file, least] of [['reference_vectors.txt', 270],
                              ['exact_integers.txt', 290]]) {
   test(`the integer and bool cases of ${file}, bit for bit`, async () => {
     const cases = readVectors(path.join(dataDir, file)).filter(exactInScope);
@@ -144,6 +145,128 @@ for (const [file, least] of [['reference_vectors.txt', 90],
     assert.ok(cases.length >= least, `${cases.length} cases, fewer than ${least}`);
   });
 }
+
+// The float16 bits nearest v, ties to even.
+function halfBits(v) {
+  if (Number.isNaN(v)) return 0x7e00;
+  const sign = v < 0 || Object.is(v, -0) ? 0x8000 : 0;
+  const magnitude = Math.abs(v);
+  if (magnitude >= 65520) return sign | 0x7c00;
+  const exponent = Math.max(Math.floor(Math.log2(magnitude)), -14);
+  const units = magnitude / 2 ** (exponent - 10);  // exact: a power-of-two scaling
+  let whole = Math.floor(units);
+  if (units - whole > 0.5 || (units - whole === 0.5 && whole % 2 === 1)) ++whole;
+  // A whole of 2048 carries into the exponent, as the bits add up to.
+  return sign | (whole < 1024 ? whole : ((exponent + 15) << 10) + whole - 1024);
+}
+
+// The bfloat16 bits nearest v (through float32, rounding to nearest even twice: monotonic, as
+// checkNarrow needs).
+function bfloat16Bits(v) {
+  const bits = new Uint32Array(Float32Array.of(v).buffer)[0];
+  return (bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16;
+}
+const ROUNDED = {
+  float16: (v) => numbersOf('float16', [halfBits(v)])[0],
+  bfloat16: (v) => numbersOf('bfloat16', [bfloat16Bits(v)])[0],
+};
+
+// A float16 or bfloat16 Y of the GPU against the CPU's float32 Y of X's values (`cpu32`): both
+// compute in float32 and round once, so each element must be the type's rounding of a value
+// within the float32 tolerance of the CPU's, which rounding (monotonic) brackets. A wrong
+// rounding shows wherever the CPU's value is not within the tolerance of a tie; nearest copies
+// bits, judged by checkCase.
+function checkNarrow(name, mode, x, actual, cpu32) {
+  const type = x.type;
+  const tol = tolerance(mode, x.dims.length - 2, numbersOf(type, x.data));
+  const values = numbersOf(type, actual);
+  values.forEach((value, i) => {
+    const low = ROUNDED[type](cpu32[i] - tol);
+    const high = ROUNDED[type](cpu32[i] + tol);
+    const ok = Number.isNaN(cpu32[i]) ? Number.isNaN(value) : value >= low && value <= high;
+    assert.ok(ok, `${name}: element ${i} is ${value}, expected ${low}..${high} (${cpu32[i]} ` +
+                  `± ${tol} rounded)`);
+  });
+}
+
+// A float32 grid in `type`: float16 rounded to nearest even, bfloat16 cut to its top bits (any
+// bits are a grid both sides read alike).
+function gridOf(type, { data, dims }) {
+  if (type === 'float32') return { data, dims };
+  const bits = type === 'float16' ? Uint16Array.from(data, halfBits) :
+      Uint16Array.from(new Uint32Array(data.buffer), (word) => word >>> 16);
+  return { data: bits, dims, type };
+}
+
+const FLOATS = ['float32', 'float16', 'bfloat16'];
+
+test('float16 and bfloat16 X and grids: the CPU results within the bound, every rank, mode, ' +
+     'padding, alignment', async () => {
+  const next = random(1616);
+  const cases = [];
+  FLOATS.forEach((type, t) => {
+    SPATIAL.forEach((spatial, s) => {
+      const count = 2 * 3 * spatial.reduce((a, b) => a * b, 1);
+      const values = Float32Array.from({ length: count }, () => (next(20001) - 10000) / 1000);
+      const x = gridOf(type, { data: values, dims: [2, 3, ...spatial] });
+      // Each grid type with each X type, float32 X only with the narrow grids.
+      const gridType = type === 'float32' ? FLOATS[1 + (s % 2)] : FLOATS[(t + s) % 3];
+      const grid = gridOf(gridType, hostileGrid(spatial.length, next));
+      for (const mode of [...MODES, 'bilinear', 'bicubic']) {
+        for (const paddingMode of PADDINGS) {
+          for (const alignCorners of [false, true]) {
+            cases.push({ x, grid, options: { mode, paddingMode, alignCorners } });
+          }
+        }
+      }
+    });
+  });
+  const results = await page.sampleOnGpu(cases);
+  let worst = 0;
+  let narrow = 0;
+  const seen = new Set();
+  cases.forEach(({ x, grid, options }, i) => {
+    const name = `${x.type ?? 'float32'} X, ${grid.type ?? 'float32'} grid, ` +
+                 `${x.dims.length - 2}-D ${JSON.stringify(options)}`;
+    const expected = cpuGridSample(x, grid, options);
+    assert.deepEqual([results[i].dims, results[i].type], [expected.dims, expected.type], name);
+    if (expected.type !== 'float32' && options.mode !== 'nearest') {
+      const x32 = { data: Float32Array.from(numbersOf(x.type, x.data)), dims: x.dims };
+      checkNarrow(name, options.mode, x, results[i].data, cpuGridSample(x32, grid, options).data);
+      ++narrow;
+    } else {
+      worst = Math.max(worst, checkCase(name, options.mode, x, results[i].data, expected.data));
+    }
+    seen.add(`${expected.type} ${grid.type ?? 'float32'}`);
+  });
+  assert.equal(seen.size, 8, [...seen].join(', '));
+  assert.equal(narrow, 2 * SPATIAL.length * 4 * PADDINGS.length * 2);
+  console.log(`${cases.length} calls, ${narrow} judged by checkNarrow; the largest difference ` +
+              `of the others is ${worst.toFixed(3)} of the bound`);
+});
+
+// Whether a case of the vector files has float X and grid the GPU path takes, one of them
+// narrower than float32 (webgpu.test.mjs has float32's alone).
+const narrowInScope = ({ x, grid }) =>
+  FLOATS.includes(x.type) && GRID_TYPES.includes(grid.type) &&
+  (x.type !== 'float32' || grid.type !== 'float32') && x.dims.length <= 7;
+
+test('the float16 and bfloat16 cases of reference_vectors.txt, within the bound', async () => {
+  const cases = readVectors(path.join(dataDir, 'reference_vectors.txt')).filter(narrowInScope);
+  const results = await page.sampleOnGpu(cases.map((c) => ({
+    x: c.x, grid: c.grid,
+    options: { mode: c.attrs.mode, paddingMode: c.attrs.padding,
+               alignCorners: c.attrs.alignCorners },
+  })));
+  let worst = 0;
+  cases.forEach((c, i) => {
+    assert.deepEqual([results[i].dims, results[i].type], [c.y.dims, c.x.type], c.name);
+    worst = Math.max(worst, checkCase(c.name, c.attrs.mode, c.x, results[i].data, c.y.data));
+  });
+  // float16 and bfloat16 X with three grid types, float32 X with two.
+  assert.ok(cases.length >= 2 * 54 + 36, `${cases.length} cases`);
+  console.log(`${cases.length} cases; the largest difference is ${worst.toFixed(3)} of the bound`);
+});
 
 test("packed Y: a call writes Y's bytes and leaves the rest of the buffer", async () => {
   const next = random(77);
