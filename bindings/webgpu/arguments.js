@@ -38,14 +38,10 @@ export function parsePadding(spelling) {
   return PADDING_IDS[parseAttribute('padding_mode', spelling, PADDINGS)];
 }
 
-// Whether the layout is channels-last (else channels-first); only channels-first yet.
+// Whether the layout is channels-last (else channels-first).
 export function parseLayout(spelling) {
   parseAttribute('layout', spelling, Object.fromEntries(LAYOUTS.map((name) => [name, name])));
-  if (spelling !== 'channels-first') {
-    throw new RangeError(`gridsample: options.layout: ${spelling} is not supported on WebGPU ` +
-                         "yet; the CPU gridSample of 'gridsample' takes it");
-  }
-  return false;
+  return spelling === 'channels-last';
 }
 
 const X_TYPES = Object.keys(FORMATS);

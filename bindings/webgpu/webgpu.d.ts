@@ -49,7 +49,10 @@ export interface GpuGridSampleOptions {
   paddingMode?: 'zeros' | 'border' | 'reflection';
   /** Default false. */
   alignCorners?: boolean | 0 | 1;
-  /** Only "channels-first" yet; "channels-last" is a RangeError. */
+  /**
+   * "channels-first" (ONNX's, the default) or "channels-last": X (N, D1..Dr, C) and Y
+   * (N, D1_out..Dr_out, C), such as a canvas's RGBA bytes (1, H, W, 4) of uint8.
+   */
   layout?: 'channels-first' | 'channels-last';
   /**
    * Where Y goes: a buffer of at least Y's bytes rounded up to whole 4-byte words, with STORAGE
@@ -61,7 +64,7 @@ export interface GpuGridSampleOptions {
 
 /**
  * Y = GridSample(X, grid) of docs/semantics.md, X (N, C, D1..Dr) with 1 to 5 spatial axes and the
- * grid (N, D1_out..Dr_out, r); Y has X's type. Every argument is checked first (TypeError,
+ * grid (N, D1_out..Dr_out, r), or channels-last (options.layout); Y has X's type. Every argument is checked first (TypeError,
  * RangeError, the CPU API's messages where the rule is the same); then one compute pass is
  * submitted on device.queue and Y returned at once, ready for the GPU work queued after it.
  */

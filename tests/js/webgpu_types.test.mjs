@@ -3,14 +3,17 @@
 // (its integer results are exact, docs/semantics.md), float16 and bfloat16 X and grids within
 // the float32 bound and the type's spacing, each in every rank, mode, padding and alignment,
 // with hostile grid values, and the cases of the vector files the path takes; flat integer
-// images, and Y's packed words, whose bytes past Y a call must leave as they were.
+// images; Y's packed words, whose bytes past Y a call must leave as they were; and
+// channels-last, the channels-first Y transposed bit for bit, and RGBA bytes as the CPU gives.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { gridSample as cpuGridSample, init } from 'gridsample';
 
-import { ARRAY_OF, dataDir, initOptions, readVectors, sameBits } from './helpers.mjs';
+import {
+  ARRAY_OF, dataDir, initOptions, readVectors, sameBits, toChannelsLast,
+} from './helpers.mjs';
 import { checkCase, numbersOf, openPage, tolerance } from './webgpu_page.mjs';
 
 let page;
@@ -290,6 +293,97 @@ test("packed Y: a call writes Y's bytes and leaves the rest of the buffer", asyn
                      name);
     assert.deepEqual(Array.from(results[i].bytes.subarray(bytes.length)),
                      Array(out - bytes.length).fill(0xa5), `${name}: the bytes past Y`);
+  });
+});
+
+// A channels-last (N, D1..Dr, C) Y back to channels-first (N, C, D1..Dr).
+function toChannelsFirst(data, dims) {
+  const [batch, ...rest] = dims;
+  const channels = rest.pop();
+  const plane = rest.reduce((a, b) => a * b, 1);
+  const out = new data.constructor(data.length);
+  for (let n = 0; n < batch; ++n) {
+    for (let p = 0; p < plane; ++p) {
+      for (let c = 0; c < channels; ++c) {
+        out[(n * channels + c) * plane + p] = data[(n * plane + p) * channels + c];
+      }
+    }
+  }
+  return out;
+}
+
+test('channels-last: the channels-first Y transposed, bit for bit, every type; integers the ' +
+     "CPU's", async () => {
+  const next = random(4444);
+  const pairs = [];
+  for (const type of [...FLOATS, ...Object.keys(EXACT)]) {
+    SPATIAL.forEach((spatial, s) => {
+      // 1, 3 and 4 channels: pixels of narrow types share words, or fill them.
+      const channels = [3, 1, 4][s % 3];
+      const count = 2 * channels * spatial.reduce((a, b) => a * b, 1);
+      const data = new ARRAY_OF[type](count);
+      for (let i = 0; i < count; ++i) {
+        data[i] = Object.hasOwn(EXACT, type) ? EXACT[type].lowest + next(EXACT[type].highest + 1) :
+            type === 'float32' ? (next(2001) - 1000) / 100 : next(0x7c00);
+      }
+      const first = { data, dims: [2, channels, ...spatial], type };
+      const last = { ...toChannelsLast(data, first.dims), type };
+      const grid = hostileGrid(spatial.length, next);
+      MODES.forEach((mode, m) => {
+        PADDINGS.forEach((paddingMode, p) => {
+          const options = { mode, paddingMode, alignCorners: (m + p + s) % 2 === 1 };
+          pairs.push({ first, last, grid, options });
+        });
+      });
+    });
+  }
+  const results = await page.sampleOnGpu(pairs.flatMap(({ first, last, grid, options }) => [
+    { x: first, grid, options },
+    { x: last, grid, options: { ...options, layout: 'channels-last' } },
+  ]));
+  pairs.forEach(({ first, last, grid, options }, i) => {
+    const [firstY, lastY] = [results[2 * i], results[2 * i + 1]];
+    const name = `${first.type} ${JSON.stringify(first.dims)} ${JSON.stringify(options)}`;
+    const [batch, channels, ...spatialOut] = firstY.dims;
+    assert.deepEqual(lastY.dims, [batch, ...spatialOut, channels], name);
+    const back = toChannelsFirst(lastY.data, lastY.dims);
+    assert.ok(sameBits(back, firstY.data), `${name}: ${firstDifference(back, firstY.data)}`);
+    if (Object.hasOwn(EXACT, first.type)) {
+      const cpu = cpuGridSample(last, grid, { ...options, layout: 'channels-last' });
+      assert.ok(sameBits(lastY.data, cpu.data), `${name}: ${firstDifference(lastY.data, cpu.data)}`);
+    }
+  });
+  assert.equal(pairs.length, 8 * SPATIAL.length * MODES.length * PADDINGS.length);
+});
+
+test('an RGBA image as a canvas holds it: (1, H, W, 4) uint8, as the CPU samples it', async () => {
+  const next = random(255);
+  const [height, width] = [37, 53];
+  const x = { data: Uint8Array.from({ length: height * width * 4 }, () => next(256)),
+              dims: [1, height, width, 4], type: 'uint8' };
+  // A rotation with a zoom, out to 29 × 41 pixels, overshooting the image at the corners.
+  const [outH, outW] = [29, 41];
+  const grid = new Float32Array(outH * outW * 2);
+  for (let h = 0; h < outH; ++h) {
+    for (let w = 0; w < outW; ++w) {
+      const [u, v] = [(2 * w + 1) / outW - 1, (2 * h + 1) / outH - 1];
+      grid[2 * (h * outW + w)] = 1.1 * (0.8 * u - 0.6 * v);
+      grid[2 * (h * outW + w) + 1] = 1.1 * (0.6 * u + 0.8 * v);
+    }
+  }
+  const cases = [];
+  for (const mode of MODES) {
+    for (const paddingMode of PADDINGS) {
+      cases.push({ x, grid: { data: grid, dims: [1, outH, outW, 2] },
+                   options: { mode, paddingMode, layout: 'channels-last' } });
+    }
+  }
+  const results = await page.sampleOnGpu(cases);
+  cases.forEach(({ grid, options }, i) => {
+    const cpu = cpuGridSample(x, grid, options);
+    assert.deepEqual(results[i].dims, [1, outH, outW, 4]);
+    assert.ok(sameBits(results[i].data, cpu.data),
+              `${JSON.stringify(options)}: ${firstDifference(results[i].data, cpu.data)}`);
   });
 });
 

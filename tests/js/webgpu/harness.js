@@ -121,7 +121,6 @@ async function start() {
         'grid.type uint8': [x, { ...grid, type: 'uint8' }, {}],
         'x.type unknown': [{ ...x, type: 'float' }, grid, {}],
         'x.type missing': [{ ...x, type: undefined }, grid, {}],
-        'channels-last': [x, grid, { layout: 'channels-last' }],
         'numThreads': [x, grid, { numThreads: 2 }],
         '6 spatial axes': [{ ...x, dims: [1, 1, 1, 1, 1, 1, 1, 2] },
                            { ...grid, dims: [1, 1, 1, 1, 1, 1, 1, 6] }, {}],
