@@ -3,7 +3,8 @@
 // its code (bindings/js/arguments.js) or with its messages (shape.js); what is particular to
 // GPU buffers, and the types this path takes (formats.js), is here.
 import {
-  checkOptionNames, describe, quote, readDims, readSampleAttributes, shapeText, shownSpelling,
+  checkOptionNames, describe, quote, readAffineOptions, readDims, readSampleAttributes, shapeText,
+  shownSpelling,
 } from '../js/arguments.js';
 import { ARRAYS_OF_TYPE } from '../js/typed_arrays.js';
 
@@ -11,6 +12,7 @@ import { FORMATS } from './formats.js';
 import { MODE_IDS, PADDING_IDS } from './shader.js';
 
 const OPTION_NAMES = ['device', 'mode', 'paddingMode', 'alignCorners', 'layout', 'out'];
+const AFFINE_OPTION_NAMES = ['device', 'alignCorners', 'out'];
 
 // GPUBufferUsage's flags (the WebGPU spec's values: the global is not there in every runtime).
 export const USAGE = { COPY_SRC: 0x4, COPY_DST: 0x8, STORAGE: 0x80 };
@@ -47,17 +49,21 @@ export function parseLayout(spelling) {
 const X_TYPES = Object.keys(FORMATS);
 const GRID_TYPES = X_TYPES.filter((type) => FORMATS[type].grid);
 
-// A type of the registry this path does not take: an X the CPU computes in float64 or as
-// strings, which WGSL cannot match, or a grid of float64 (the CPU's coordinates are float64 then)
-// or of a type no grid has.
+// The types each tensor argument takes on WebGPU, and what the CPU takes beyond them: the X
+// types it computes in float64 or as strings, which WGSL cannot match, and float64 grids and
+// thetas, whose coordinates it computes in float64.
+const TAKEN = {
+  x: { types: X_TYPES, kind: 'computed', cpu: "the CPU gridSample of 'gridsample' takes it" },
+  grid: { types: GRID_TYPES, kind: 'a grid type',
+          cpu: "the CPU gridSample of 'gridsample' takes float64 grids too" },
+  theta: { types: GRID_TYPES, kind: 'a theta type',
+           cpu: "the CPU affineGrid of 'gridsample' takes float64 too" },
+};
+
 function notTaken(name, type) {
-  if (name === 'grid') {
-    return new TypeError(`gridsample: grid.type: ${type} is not a grid type on WebGPU, which ` +
-                         `takes ${GRID_TYPES.join(', ')}; the CPU gridSample of 'gridsample' ` +
-                         'takes float64 grids too');
-  }
-  return new TypeError(`gridsample: x.type: ${type} is not computed on WebGPU, which takes ` +
-                       `${X_TYPES.join(', ')}; the CPU gridSample of 'gridsample' takes it`);
+  const { types, kind, cpu } = TAKEN[name];
+  return new TypeError(`gridsample: ${name}.type: ${type} is not ${kind} on WebGPU, which ` +
+                       `takes ${types.join(', ')}; ${cpu}`);
 }
 
 function isObject(value) {
@@ -81,7 +87,7 @@ function readBuffer(what, buffer) {
 }
 
 // Reads a tensor argument once: { dims, type, buffer, size }, its type one this path takes for
-// an X (name 'x') or a grid (name 'grid'). An onnxruntime-web Tensor on the GPU
+// the argument `name` ('x', 'grid' or 'theta'). An onnxruntime-web Tensor on the GPU
 // (its location 'gpu-buffer') passes as it is: its buffer is its gpuBuffer.
 export function readGpuTensor(name, tensor) {
   if (!isObject(tensor) || (tensor.buffer === undefined && tensor.dims === undefined)) {
@@ -104,7 +110,7 @@ export function readGpuTensor(name, tensor) {
     throw new TypeError(`gridsample: ${name}.type: unknown type ${quote(type)}; expected one ` +
                         `of ${Object.keys(ARRAYS_OF_TYPE).join(', ')}`);
   }
-  if (!(name === 'grid' ? GRID_TYPES : X_TYPES).includes(type)) throw notTaken(name, type);
+  if (!TAKEN[name].types.includes(type)) throw notTaken(name, type);
   return { dims: extents, type, ...readBuffer(`${name}.buffer`, buffer) };
 }
 
@@ -116,21 +122,31 @@ function checkDevice(device) {
   }
 }
 
-// Reads the options argument once: { device, mode, paddingMode, alignCorners, layout, out }
-// with out undefined or readBuffer's { buffer, size } of options.out.buffer.
+// The device and options.out of a call's checked options: { device, out } with out undefined or
+// readBuffer's { buffer, size } of options.out.buffer.
+function readDeviceAndOut({ device, out }) {
+  checkDevice(device);
+  if (out === undefined) return { device, out };
+  if (!isObject(out)) {
+    throw new TypeError(`gridsample: options.out must be { buffer }, got ${describe(out)}`);
+  }
+  return { device, out: readBuffer('options.out.buffer', out.buffer) };
+}
+
+// Reads gridSample's options argument once: { device, mode, paddingMode, alignCorners, layout,
+// out } (readDeviceAndOut's out).
 export function readGpuOptions(options) {
   const checked = checkOptionNames(options, OPTION_NAMES);
   const attributes = readSampleAttributes(checked);
-  const { device, out } = checked;
-  checkDevice(device);
-  let outBuffer;
-  if (out !== undefined) {
-    if (!isObject(out)) {
-      throw new TypeError(`gridsample: options.out must be { buffer }, got ${describe(out)}`);
-    }
-    outBuffer = readBuffer('options.out.buffer', out.buffer);
-  }
-  return { device, ...attributes, out: outBuffer };
+  return { ...readDeviceAndOut(checked), ...attributes };
+}
+
+// Reads affineGrid's options argument once: { device, alignCorners, out } (readDeviceAndOut's
+// out), alignCorners read as the CPU's affineGrid reads it.
+export function readGpuAffineOptions(options) {
+  const checked = checkOptionNames(options, AFFINE_OPTION_NAMES);
+  const { alignCorners } = readAffineOptions({ alignCorners: checked.alignCorners });
+  return { ...readDeviceAndOut(checked), alignCorners };
 }
 
 // A buffer against the bytes its tensor of `type` needs ({ bytes, words }: formats.js's bytesOf):
@@ -147,5 +163,16 @@ export function checkBufferSize(what, view, { bytes, words }, dims, type, limit)
   if (words > limit) {
     throw new RangeError(`gridsample: ${what}: ${need} bytes, more than the device binds ` +
                          `(maxStorageBufferBindingSize ${limit})`);
+  }
+}
+
+// options.out (readDeviceAndOut's view, or undefined) against the result's { bytes, words }, and
+// against the buffers the pass reads (`inputs`, named by `what`).
+export function checkOut(out, bytes, dims, type, limit, inputs, what) {
+  if (out === undefined) return;
+  checkBufferSize('options.out.buffer', out, bytes, dims, type, limit);
+  if (inputs.includes(out.buffer)) {
+    throw new RangeError(`gridsample: options.out.buffer is ${what}; a pass cannot write a ` +
+                         'buffer it reads');
   }
 }

@@ -2,10 +2,10 @@
 // fixed-point weights of src/convert.h's SplitFixedWeights from the float32 weights the shader
 // plans (to the last bit the CPU's: shader.js), the exact sum of weights times taps, and
 // FromExact's truncation and saturation. WGSL has no 64-bit integers: the sum is a pair of u32
-// words, two's complement, and each product is formed from 16-bit halves, so no bit is lost
-// whatever the weights and taps.
+// words (wide.js), so no bit is lost whatever the weights and taps.
 
 import { lanesOf } from './formats.js';
+import { WIDE_WGSL } from './wide.js';
 
 // The functions for an exact format of formats.js (its fixedBits, bytes and wgsl.lowest and
 // .highest); they read shader.js's tap_offsets, tap_weights and x_tap().
@@ -20,34 +20,15 @@ export function exactWgsl(format) {
   if ((magnitude.y >> (FIXED_BITS - 1u)) == 0u) {
     quotient = (magnitude.x >> FIXED_BITS) | (magnitude.y << (32u - FIXED_BITS));
   }
-  let value = clamp(select(i32(quotient), -i32(quotient), negative), ${wgsl.lowest}, ${wgsl.highest});
+  let value = clamp(select(i32(quotient), -i32(quotient), negative), ${wgsl.lowest},
+                    ${wgsl.highest});
   return bitcast<u32>(value) & ${lanesOf(bytes).mask};`;
-  return /* wgsl */ `
+  return /* wgsl */ `${WIDE_WGSL}
 const FIXED_BITS: u32 = ${fixedBits}u;
 
-// A wide integer: vec2(low word, high word), two's complement.
-fn wide_add(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
-  let low = a.x + b.x;
-  return vec2<u32>(low, a.y + b.y + select(0u, 1u, low < a.x));
-}
-
-fn wide_negate(a: vec2<u32>) -> vec2<u32> {
-  let low = ~a.x + 1u;
-  return vec2<u32>(low, ~a.y + select(0u, 1u, low == 0u));
-}
-
-// a * b, exactly: the magnitudes' 16-bit halves multiplied crosswise, then the sign.
+// a * b, exactly, as a wide integer (wide.js).
 fn wide_product(a: i32, b: i32) -> vec2<u32> {
-  let ua = bitcast<u32>(abs(a));
-  let ub = bitcast<u32>(abs(b));
-  let low_low = (ua & 0xffffu) * (ub & 0xffffu);
-  let cross_a = (ua & 0xffffu) * (ub >> 16u);
-  let cross_b = (ua >> 16u) * (ub & 0xffffu);
-  let middle = cross_a + cross_b;
-  let low = low_low + (middle << 16u);
-  let high = (ua >> 16u) * (ub >> 16u) + (middle >> 16u) +
-             select(0u, 0x10000u, middle < cross_a) + select(0u, 1u, low < low_low);
-  let product = vec2<u32>(low, high);
+  let product = wide_mul(bitcast<u32>(abs(a)), bitcast<u32>(abs(b)));
   return select(product, wide_negate(product), (a < 0) != (b < 0));
 }
 

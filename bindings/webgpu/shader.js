@@ -247,7 +247,7 @@ function packedRead(name, array, bytes) {
 
 // Y's binding and its writer: a plain store of whole words, or atomic AND and OR of an
 // element's own bits in the word it shares (the file's head says why).
-function yWgsl(bytes) {
+export function yWgsl(bytes) {
   const lanes = lanesOf(bytes);
   if (!lanes.packed) {
     return /* wgsl */ `@group(0) @binding(2) var<storage, read_write> y: array<u32>;
@@ -289,9 +289,7 @@ fn interpolated(x_base: u32, x_step: u32, rank: u32, taps: u32) -> u32 {
 fn x_f32_bits(raw: u32) -> u32 {
   ${format.wgsl.toF32}
 }
-fn y_of_f32_bits(bits: u32) -> u32 {
-  ${format.wgsl.fromF32}
-}
+${encodeWgsl(format)}
 const NONFINITE_ELEMENT: u32 = ${format.wgsl.nan};
 fn copied(e: u32) -> u32 {
   return x_raw(e);
@@ -330,11 +328,16 @@ fn interpolated(x_base: u32, x_step: u32, rank: u32, taps: u32) -> u32 {
 `;
 }
 
-// The grid's coordinates as f32 bits (its type converts exactly).
-function gridWgsl(format) {
-  return `${packedRead('grid_raw', 'grid', format.bytes)}
-fn grid_f32_bits(e: u32) -> u32 {
-  let raw = grid_raw(e);
+// y_of_f32_bits(): Y's element of f32 bits, for a float format.
+export function encodeWgsl(format) {
+  return `fn y_of_f32_bits(bits: u32) -> u32 {\n  ${format.wgsl.fromF32}\n}\n`;
+}
+
+// NAME_f32_bits(e): element e of the tensor in `array` of a float format, as f32 bits (exact).
+export function decodeWgsl(name, array, format) {
+  return `${packedRead(`${name}_raw`, array, format.bytes)}
+fn ${name}_f32_bits(e: u32) -> u32 {
+  let raw = ${name}_raw(e);
   ${format.wgsl.toF32}
 }
 `;
@@ -404,7 +407,7 @@ export function gridSampleWgsl(xType, gridType) {
     '@group(0) @binding(1) var<storage, read> grid: array<u32>;',
     yWgsl(x.bytes),
     packedRead('x_raw', 'x', x.bytes),
-    gridWgsl(FORMATS[gridType]),
+    decodeWgsl('grid', 'grid', FORMATS[gridType]),
     elementWgsl(x),
     MAIN_WGSL,
   ].join('\n');

@@ -1,5 +1,6 @@
-// Y's shape for X's and the grid's, in either layout, with the core's checks and messages
-// (CheckShapes in src/validate.cc: this path has no core to ask), and the limits of this path.
+// Y's shape for X's and the grid's, in either layout, and AffineGrid's grid shape, with the
+// core's checks and messages (CheckShapes and CheckAffineShapes in src/validate.cc: this path has
+// no core to ask), and the limits of this path.
 import { shapeText } from '../js/arguments.js';
 
 import { MAX_RANK } from './shader.js';
@@ -98,7 +99,33 @@ export function outputShape(xDims, gridDims, channelsLast = false) {
     throw invalid(`x: spatial axis ${long} of shape ${shapeText(xDims)} has ` +
                   `${inExtents[long]} elements; WebGPU takes fewer than ${MAX_EXTENT} yet`);
   }
-  return { yDims, channels, xCount: Number(xCount), gridCount: Number(gridCount), yCount: Number(yCount),
-           inExtents, strides: strides.map(Number), inPlane: Number(inPlane),
-           outPlane: Number(outPlane), locations: Number(BigInt(xDims[0]) * outPlane) };
+  return { yDims, channels, xCount: Number(xCount), gridCount: Number(gridCount),
+           yCount: Number(yCount), inExtents, strides: strides.map(Number),
+           inPlane: Number(inPlane), outPlane: Number(outPlane),
+           locations: Number(BigInt(xDims[0]) * outPlane) };
+}
+
+// { gridDims, thetaCount, gridCount, rank, batch, extents (D, H, W or H, W) } of affineGrid's
+// theta dims and size values (readSize's: 4 or 5 integers).
+export function affineShape(thetaDims, size) {
+  const negative = size.findIndex((value) => value < 0);
+  if (negative >= 0) {
+    throw invalid(`size: value ${size[negative]} at index ${negative} of ${shapeText(size)} ` +
+                  'is negative');
+  }
+  const thetaCount = count('theta', thetaDims);
+  const r = size.length - 2;
+  if (thetaDims.length !== 3 || thetaDims[1] !== r || thetaDims[2] !== r + 1) {
+    throw invalid(`theta: shape ${shapeText(thetaDims)} must be (N, ${r}, ${r + 1}) for the ` +
+                  `${r}-D size ${shapeText(size)}`);
+  }
+  if (thetaDims[0] !== size[0]) {
+    throw invalid(`theta: batch ${thetaDims[0]} must equal N = ${size[0]} of size ` +
+                  shapeText(size));
+  }
+  const extents = size.slice(2);
+  const gridDims = [size[0], ...extents, r];
+  const gridCount = count('grid', gridDims);
+  return { gridDims, thetaCount: Number(thetaCount), gridCount: Number(gridCount), rank: r,
+           batch: size[0], extents };
 }

@@ -1,4 +1,4 @@
-// The public API of gridsample/webgpu: GridSample on a WebGPU device.
+// The public API of gridsample/webgpu: GridSample and AffineGrid on a WebGPU device.
 /// <reference types="@webgpu/types" />
 
 /**
@@ -64,11 +64,47 @@ export interface GpuGridSampleOptions {
 
 /**
  * Y = GridSample(X, grid) of docs/semantics.md, X (N, C, D1..Dr) with 1 to 5 spatial axes and the
- * grid (N, D1_out..Dr_out, r), or channels-last (options.layout); Y has X's type. Every argument is checked first (TypeError,
- * RangeError, the CPU API's messages where the rule is the same); then one compute pass is
- * submitted on device.queue and Y returned at once, ready for the GPU work queued after it.
+ * grid (N, D1_out..Dr_out, r), or channels-last (options.layout); Y has X's type. Every argument
+ * is checked first (TypeError, RangeError, the CPU API's messages where the rule is the same);
+ * then one compute pass is submitted on device.queue and Y returned at once, ready for the GPU
+ * work queued after it.
  */
 export function gridSample(x: GpuTensorLike | OrtGpuTensorLike,
                            grid: GpuTensorLike<GpuGridType> | OrtGpuTensorLike,
                            options: GpuGridSampleOptions):
     { buffer: GPUBuffer; dims: number[]; type: GpuTensorType };
+
+/**
+ * affineGrid's size, (N, C, H, W) or (N, C, D, H, W), in the forms the CPU affineGrid takes (its
+ * AffineGridSize): integers, a BigInt64Array, or an int64 tensor on the CPU.
+ */
+export type GpuAffineGridSize = readonly (number | bigint)[] | BigInt64Array | {
+  readonly data: readonly (number | bigint)[] | BigInt64Array;
+  readonly dims?: readonly number[];
+  readonly type?: 'int64';
+};
+
+export interface GpuAffineGridOptions {
+  /** The device of theta's buffer, on whose queue the pass is submitted. */
+  device: GPUDevice;
+  /** Default false. */
+  alignCorners?: boolean | 0 | 1;
+  /**
+   * Where the grid goes: a buffer of at least its bytes rounded up to whole 4-byte words, with
+   * STORAGE usage, other than theta's. Default: a new buffer of usage STORAGE | COPY_SRC |
+   * COPY_DST.
+   */
+  out?: { buffer: GPUBuffer };
+}
+
+/**
+ * grid = AffineGrid(theta, size) as the CPU affineGrid of 'gridsample' computes it, bit for bit:
+ * theta (N, 2, 3) or (N, 3, 4) in a GPUBuffer, of float32, float16 or bfloat16 (float64 is a
+ * TypeError naming the CPU affineGrid); `size` as the CPU affineGrid takes it, on the CPU. The
+ * grid (N, H, W, 2) or (N, D, H, W, 3), in theta's type, is computed in float64 (emulated in u32
+ * arithmetic, as WGSL has no float64) and rounded once, ready for gridSample. Checks and returns
+ * as gridSample does.
+ */
+export function affineGrid(theta: GpuTensorLike<GpuGridType> | OrtGpuTensorLike,
+                           size: GpuAffineGridSize, options: GpuAffineGridOptions):
+    { buffer: GPUBuffer; dims: number[]; type: GpuGridType };

@@ -11,7 +11,7 @@ import { ARRAY_OF, bfloat16ToNumber, distDir, halfToNumber, repo } from './helpe
 const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 
 // The page, once its harness has a device: { inPage(name, ...args), sampleOnGpu(cases),
-// gpuErrors() (the device's uncaptured errors so far), close() }.
+// affineOnGpu(cases), gpuErrors() (the device's uncaptured errors so far), close() }.
 export async function openPage() {
   assert.ok(fs.existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
   const { server } = await serve({
@@ -48,12 +48,16 @@ export async function openPage() {
         x: pageTensor(x), grid: pageTensor(grid), options, out,
         elementBytes: ARRAY_OF[typeOf(x)].BYTES_PER_ELEMENT,
       })));
-      return results.map(({ dims, type, bytes }) => {
-        const raw = Uint8Array.from(bytes);
-        const Array_ = ARRAY_OF[type];
-        const whole = raw.length - (raw.length % Array_.BYTES_PER_ELEMENT);
-        return { dims, type, bytes: raw, data: new Array_(raw.buffer.slice(0, whole)) };
-      });
+      return results.map(fromPage);
+    },
+    // The grid of each case { theta (a tensor as the CPU API takes it), size, options } from
+    // affineGrid on the GPU, as sampleOnGpu gives Y.
+    async affineOnGpu(cases) {
+      const results = await inPage('affine', cases.map(({ theta, size, options }) => ({
+        theta: pageTensor(theta), size, options,
+        elementBytes: ARRAY_OF[typeOf(theta)].BYTES_PER_ELEMENT,
+      })));
+      return results.map(fromPage);
     },
     gpuErrors: () => page.evaluate(async () => (await window.harness).gpuErrors),
     async close() {
@@ -64,6 +68,14 @@ export async function openPage() {
 }
 
 const typeOf = (tensor) => tensor.type ?? 'float32';
+
+// A result from the page: its bytes, and its elements in the CPU API's array of its type.
+function fromPage({ dims, type, bytes }) {
+  const raw = Uint8Array.from(bytes);
+  const Array_ = ARRAY_OF[type];
+  const whole = raw.length - (raw.length % Array_.BYTES_PER_ELEMENT);
+  return { dims, type, bytes: raw, data: new Array_(raw.buffer.slice(0, whole)) };
+}
 
 // A tensor as the page takes it: its elements' bytes as a plain array (typed arrays would
 // cross as objects), and its type.

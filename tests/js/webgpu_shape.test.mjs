@@ -2,7 +2,8 @@
 // no core to ask) against the core's own OutputShape, through the Node.js addon: on a seeded
 // corpus of X and grid dims, valid and not (empty, negative, overflowing, mismatched ranks,
 // batches and last extents), in both layouts, both accept with the same Y dims or refuse with
-// the same message, but for the limits of the GPU path alone (its spatial rank and axis length).
+// the same message, but for the limits of the GPU path alone (its spatial rank and axis length);
+// and affineGrid's grid shape against the core's AffineGridShape likewise.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 
 import { distDir, repo } from './helpers.mjs';
 
-const { outputShape } =
+const { affineShape, outputShape } =
     await import(pathToFileURL(path.join(repo, 'bindings/webgpu/shape.js')).href);
 
 const platform = `${process.platform}-${process.arch}`;
@@ -71,4 +72,35 @@ test('the GPU path refuses and accepts dims as the core does, with its messages'
   }
   // Each kind of outcome, often: the corpus cannot pass on one alone.
   for (const [kind, n] of Object.entries(counts)) assert.ok(n >= 30, `${kind}: ${n}`);
+});
+
+test("affineGrid's shapes as the core's, with its messages", { skip }, () => {
+  const addon = createRequire(import.meta.url)(addonFile);
+  const next = random(20);
+  const pick = () => EXTENTS[next(EXTENTS.length)];
+  const counts = { accepted: 0, refused: 0 };
+  for (let k = 0; k < 3000; ++k) {
+    const size = Array.from({ length: 4 + next(2) }, pick);
+    const r = size.length - 2;
+    // Mostly a theta that fits, each rule broken now and then.
+    const thetaDims = next(4) > 0 ? [size[0], r, r + 1] :
+        Array.from({ length: 1 + next(4) }, () => (next(2) ? pick() : 1 + next(4)));
+    const core = addon.affineGridShape(thetaDims, size);
+    let gpu;
+    try {
+      gpu = affineShape(thetaDims, size).gridDims;
+    } catch (error) {
+      assert.equal(error.constructor, RangeError);
+      gpu = error.message;
+    }
+    const shapes = `theta ${JSON.stringify(thetaDims)}, size ${JSON.stringify(size)}`;
+    if (typeof core === 'number') {
+      assert.equal(gpu, `gridsample: ${addon.lastMessage()}`, shapes);
+      ++counts.refused;
+    } else {
+      assert.deepEqual(gpu, core, shapes);
+      ++counts.accepted;
+    }
+  }
+  for (const [kind, n] of Object.entries(counts)) assert.ok(n >= 300, `${kind}: ${n}`);
 });

@@ -350,7 +350,8 @@ test('channels-last: the channels-first Y transposed, bit for bit, every type; i
     assert.ok(sameBits(back, firstY.data), `${name}: ${firstDifference(back, firstY.data)}`);
     if (Object.hasOwn(EXACT, first.type)) {
       const cpu = cpuGridSample(last, grid, { ...options, layout: 'channels-last' });
-      assert.ok(sameBits(lastY.data, cpu.data), `${name}: ${firstDifference(lastY.data, cpu.data)}`);
+      assert.ok(sameBits(lastY.data, cpu.data),
+                `${name}: ${firstDifference(lastY.data, cpu.data)}`);
     }
   });
   assert.equal(pairs.length, 8 * SPATIAL.length * MODES.length * PADDINGS.length);

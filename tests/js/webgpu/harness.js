@@ -1,7 +1,7 @@
 // The page side of tests/js/webgpu.test.mjs: a GPUDevice, and calls of gridsample/webgpu on it
 // for the test in Node.js, which sends the tensors, reads the results back and judges them.
 // window.harness resolves once the device is there (or to the reason there is none).
-import { gridSample } from '/gridsample/webgpu.js';
+import { affineGrid, gridSample } from '/gridsample/webgpu.js';
 
 const USAGE = { MAP_READ: 0x1, COPY_SRC: 0x4, COPY_DST: 0x8, STORAGE: 0x80 };
 
@@ -22,7 +22,8 @@ async function start() {
     device.queue.writeBuffer(buffer, 0, padded);
     return buffer;
   };
-  const upload = (data, usage) => uploadBytes(new Uint8Array(Float32Array.from(data).buffer), usage);
+  const upload = (data, usage) =>
+    uploadBytes(new Uint8Array(Float32Array.from(data).buffer), usage);
   const tensor = ({ data, dims }) => ({ buffer: upload(data), dims, type: 'float32' });
   // The first `count` bytes of a buffer.
   const downloadBytes = async (buffer, count) => {
@@ -36,6 +37,15 @@ async function start() {
     const bytes = Array.from(new Uint8Array(read.getMappedRange().slice(0, count)));
     read.destroy();
     return bytes;
+  };
+  // A tensor of the page's form ({ bytes, dims, type }) in a GPUBuffer.
+  const gpuTensor = ({ bytes, dims, type }) => ({ buffer: uploadBytes(bytes), dims, type });
+  // { dims, type, bytes (the first `count` of its buffer) } of a result, once the GPU is done;
+  // the result's and the inputs' buffers are destroyed then.
+  const readBack = async (result, count, inputs) => {
+    const bytes = await downloadBytes(result.buffer, count);
+    for (const { buffer } of [...inputs, result]) buffer.destroy();
+    return { dims: result.dims, type: result.type, bytes };
   };
   const download = async (buffer, count) =>
     Array.from(new Float32Array(Uint8Array.from(await downloadBytes(buffer, count * 4)).buffer));
@@ -72,21 +82,40 @@ async function start() {
     // case gives `out`, and all of them come back.
     async sample(cases) {
       // Every call queued first, then Y read back: one wait for the GPU, not one per case.
-      const reads = cases.map(({ x, grid, options, elementBytes, out }) => {
-        const xt = { buffer: uploadBytes(x.bytes), dims: x.dims, type: x.type };
-        const gt = { buffer: uploadBytes(grid.bytes), dims: grid.dims, type: grid.type };
+      return Promise.all(cases.map(({ x, grid, options, elementBytes, out }) => {
         const outBuffer = out === undefined ? undefined :
             uploadBytes(new Uint8Array(out).fill(0xa5), USAGE.STORAGE | USAGE.COPY_SRC |
                                                          USAGE.COPY_DST);
-        const y = gridSample(xt, gt, { device, ...options,
-                                       ...(outBuffer ? { out: { buffer: outBuffer } } : {}) });
-        const count = out ?? y.dims.reduce((a, b) => a * b, 1) * elementBytes;
-        return downloadBytes(y.buffer, count).then((bytes) => {
-          for (const buffer of [xt.buffer, gt.buffer, y.buffer]) buffer.destroy();
-          return { dims: y.dims, type: y.type, bytes };
-        });
-      });
-      return Promise.all(reads);
+        const inputs = [gpuTensor(x), gpuTensor(grid)];
+        const y = gridSample(...inputs, { device, ...options,
+                                          ...(outBuffer ? { out: { buffer: outBuffer } } : {}) });
+        return readBack(y, out ?? y.dims.reduce((a, b) => a * b, 1) * elementBytes, inputs);
+      }));
+    },
+    // [{ theta: { bytes, dims, type }, size, options, elementBytes }] → [{ dims, type, bytes }]
+    // of affineGrid, the grid's elements of elementBytes each.
+    async affine(cases) {
+      return Promise.all(cases.map(({ theta, size, options, elementBytes }) => {
+        const inputs = [gpuTensor(theta)];
+        const grid = affineGrid(inputs[0], size, { device, ...options });
+        return readBack(grid, grid.dims.reduce((a, b) => a * b, 1) * elementBytes, inputs);
+      }));
+    },
+    // affineGrid's grid of { theta, size, options } straight into gridSample of X (each as in
+    // `sample`) with sampleOptions, on the GPU: { dims, type, bytes } of Y.
+    async affineThenSample({ theta, size, options, x, sampleOptions, elementBytes }) {
+      const [thetaTensor, xTensor] = [gpuTensor(theta), gpuTensor(x)];
+      const grid = affineGrid(thetaTensor, size, { device, ...options });
+      const y = gridSample(xTensor, grid, { device, ...sampleOptions });
+      return readBack(y, y.dims.reduce((a, b) => a * b, 1) * elementBytes,
+                      [thetaTensor, xTensor, grid]);
+    },
+    // [{ theta: { dims, type }, size, options }] → each affineGrid call's error and the device
+    // methods it called, on a theta buffer of 64 bytes.
+    affineRefusals(cases) {
+      return cases.map(({ theta, size, options }) => outcome((proxy) => affineGrid(
+          { buffer: uploadBytes(new Uint8Array(64)), dims: theta.dims, type: theta.type }, size,
+          { device: proxy, ...options })));
     },
     // [{ x: { dims }, grid: { dims }, options }] → each call's error (class, message) and the
     // device methods it called, on buffers of 4 floats.
