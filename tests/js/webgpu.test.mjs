@@ -2,27 +2,23 @@
 // tests/js/webgpu/, over the package's dist/): the float32 channels-first cases of the reference
 // vectors and the golden file, hostile grids against the CPU gridSample of this process, `out`,
 // an empty Y, and the argument checks (the CPU's class and message where the rule is the same,
-// and no GPU work before any of them). No adapter is a failure, not a skip. The page does the
-// GPU work; the tensors, the expected values and the judging stay here.
+// and no GPU work before any of them), every type the CPU takes and the GPU does not among
+// them. No adapter is a failure, not a skip. The page does the GPU work; the tensors, the
+// expected values and the judging stay in Node.js (the float bound: webgpu_page.mjs).
 //
 // Not Node.js through Dawn (the `webgpu` package): on this project's machine Dawn over Debian's
 // SwiftShader aborts the process from the second dispatch of this shader on (docs/javascript.md,
 // "WebGPU"), where Chromium's own Dawn runs it.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { gridSample as cpuGridSample, init } from 'gridsample';
+import { gridSample as cpuGridSample } from 'gridsample';
 
-import { closeTo, dataDir, initOptions, readVectors, specExample } from './helpers.mjs';
-import { checkCase, openPage } from './webgpu_page.mjs';
+import { closeTo, dataDir, readVectors, specExample } from './helpers.mjs';
+import { checkCase, pageOfSuite } from './webgpu_page.mjs';
 
-let page;
-before(async () => {
-  await init(initOptions);
-  page = await openPage();
-});
-after(() => page?.close());
+const page = pageOfSuite();
 
 const inPage = (...args) => page.inPage(...args);
 const sampleOnGpu = (cases) => page.sampleOnGpu(cases);
@@ -164,8 +160,13 @@ test('errors the CPU API has too: the same class and message', async () => {
   });
 });
 
+// The types of X the CPU takes and WebGPU does not: those the CPU computes in float64, or as
+// strings.
+const CPU_ONLY = ['float64', 'int32', 'uint32', 'int64', 'uint64', 'complex64', 'complex128',
+                  'string'];
+
 test('errors of the GPU path: device, buffers, types, rank', async () => {
-  const outcomes = await inPage('gpuRefusals');
+  const outcomes = await inPage('gpuRefusals', CPU_ONLY);
   const expected = {
     'no device': [TypeError, /^gridsample: options.device must be the GPUDevice/],
     'a plain object': [TypeError, /^gridsample: options.device must be the GPUDevice/],
@@ -183,7 +184,7 @@ test('errors of the GPU path: device, buffers, types, rank', async () => {
     'x of uint8 in 5 bytes':
         [RangeError, new RegExp('^gridsample: x.buffer has 5 bytes; dims \\[1, 1, 1, 5\\] of ' +
                                 'uint8 need 5, and a binding takes whole 4-byte words: 8$')],
-    ...Object.fromEntries(['float64', 'int32', 'uint64', 'complex64', 'string'].map((type) => [
+    ...Object.fromEntries(CPU_ONLY.map((type) => [
       `x.type ${type}`,
       [TypeError, new RegExp(`^gridsample: x.type: ${type} is not computed on WebGPU, which ` +
                              'takes float32, float16, bfloat16, uint8, int8, uint16, int16, ' +

@@ -6,28 +6,15 @@
 // roundings take to different float16 and bfloat16 values; its grid straight into gridSample on
 // the GPU; and the refusals, with the CPU's messages where the rule is the same.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { affineGrid as cpuAffineGrid, gridSample as cpuGridSample, init } from 'gridsample';
+import { affineGrid as cpuAffineGrid, gridSample as cpuGridSample } from 'gridsample';
 
-import { ARRAY_OF, initOptions, sameBits } from './helpers.mjs';
-import { numbersOf, openPage } from './webgpu_page.mjs';
+import { ARRAY_OF, sameBits } from './helpers.mjs';
+import { numbersOf, pageOfSuite, seededIntegers } from './webgpu_page.mjs';
 
-let page;
-before(async () => {
-  await init(initOptions);
-  page = await openPage();
-});
-after(() => page?.close());
-
-// Seeded integers in [0, n), the same on every run.
-function random(seed) {
-  let state = seed >>> 0;
-  return (n) => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return Math.floor((state / 2 ** 32) * n);
-  };
-}
+const page = pageOfSuite();
+const random = seededIntegers;
 
 const TYPES = ['float32', 'float16', 'bfloat16'];
 // float32 values at the edges of float64 products and sums: the largest, the least normal and

@@ -4,11 +4,37 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { after, before } from 'node:test';
+
+import { init } from 'gridsample';
 
 import { serve } from '../../scripts/serve.mjs';
-import { ARRAY_OF, bfloat16ToNumber, distDir, halfToNumber, repo } from './helpers.mjs';
+import {
+  ARRAY_OF, bfloat16ToNumber, distDir, halfToNumber, initOptions, repo,
+} from './helpers.mjs';
 
 const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
+
+// The page of a suite's tests, opened before them (with the CPU API's init, which they compare
+// with) and closed after them: an object that holds openPage's methods once they run.
+export function pageOfSuite() {
+  const page = {};
+  before(async () => {
+    await init(initOptions);
+    Object.assign(page, await openPage());
+  });
+  after(() => page.close?.());
+  return page;
+}
+
+// Seeded integers in [0, n), the same on every run.
+export function seededIntegers(seed) {
+  let state = seed >>> 0;
+  return (n) => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return Math.floor((state / 2 ** 32) * n);
+  };
+}
 
 // The page, once its harness has a device: { inPage(name, ...args), sampleOnGpu(cases),
 // affineOnGpu(cases), gpuErrors() (the device's uncaptured errors so far), close() }.

@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
 import { distDir, repo } from './helpers.mjs';
+import { seededIntegers } from './webgpu_page.mjs';
 
 const { affineShape, outputShape } =
     await import(pathToFileURL(path.join(repo, 'bindings/webgpu/shape.js')).href);
@@ -20,14 +21,7 @@ const platform = `${process.platform}-${process.arch}`;
 const addonFile = path.join(distDir, 'native', platform, 'gridsample.node');
 const skip = fs.existsSync(addonFile) ? false : `no addon for ${platform} in dist/native`;
 
-// Seeded integers in [0, n), the same on every run.
-function random(seed) {
-  let state = seed >>> 0;
-  return (n) => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return Math.floor((state / 2 ** 32) * n);
-  };
-}
+const random = seededIntegers;
 
 const EXTENTS = [0, 1, 1, 2, 3, 3, 4, 7, -1, 2 ** 20, 2 ** 31, 2 ** 40];
 const GPU_LIMITS = /spatial axes .*; WebGPU takes|elements; WebGPU takes fewer than/;

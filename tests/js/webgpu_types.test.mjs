@@ -7,30 +7,17 @@
 // channels-last, the channels-first Y transposed bit for bit, and RGBA bytes as the CPU gives.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { gridSample as cpuGridSample, init } from 'gridsample';
+import { gridSample as cpuGridSample } from 'gridsample';
 
+import { ARRAY_OF, dataDir, readVectors, sameBits, toChannelsLast } from './helpers.mjs';
 import {
-  ARRAY_OF, dataDir, initOptions, readVectors, sameBits, toChannelsLast,
-} from './helpers.mjs';
-import { checkCase, numbersOf, openPage, tolerance } from './webgpu_page.mjs';
+  checkCase, numbersOf, pageOfSuite, seededIntegers, tolerance,
+} from './webgpu_page.mjs';
 
-let page;
-before(async () => {
-  await init(initOptions);
-  page = await openPage();
-});
-after(() => page?.close());
-
-// Seeded integers in [0, n), the same on every run.
-function random(seed) {
-  let state = seed >>> 0;
-  return (n) => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return Math.floor((state / 2 ** 32) * n);
-  };
-}
+const page = pageOfSuite();
+const random = seededIntegers;
 
 // Each exact type: its range, and the value of a flat image of it.
 const EXACT = {

@@ -125,9 +125,9 @@ async function start() {
           { buffer: upload(new Float32Array(4)), dims: grid.dims, type: 'float32' },
           { device: proxy, ...options })));
     },
-    // The GPU path's own refusals, each built here (GPU buffers exist only in the page): name →
-    // outcome.
-    gpuRefusals() {
+    // The GPU path's own refusals, each built here (GPU buffers exist only in the page), X of
+    // each type in CPU_ONLY among them: name → outcome.
+    gpuRefusals(CPU_ONLY) {
       const x = tensor({ data: [1, 2, 3, 4], dims: [1, 1, 2, 2] });
       const grid = tensor({ data: [0, 0], dims: [1, 1, 1, 2] });
       const tried = {
@@ -141,11 +141,8 @@ async function start() {
         'out a GPUBuffer, not { buffer }': [x, grid, { out: x.buffer }],
         'x of uint8 in 5 bytes': [{ buffer: device.createBuffer({ size: 5, usage: USAGE.STORAGE }),
                                     dims: [1, 1, 1, 5], type: 'uint8' }, grid, {}],
-        'x.type float64': [{ ...x, type: 'float64' }, grid, {}],
-        'x.type int32': [{ ...x, type: 'int32' }, grid, {}],
-        'x.type uint64': [{ ...x, type: 'uint64' }, grid, {}],
-        'x.type complex64': [{ ...x, type: 'complex64' }, grid, {}],
-        'x.type string': [{ ...x, type: 'string' }, grid, {}],
+        ...Object.fromEntries(CPU_ONLY.map((type) => [`x.type ${type}`,
+                                                      [{ ...x, type }, grid, {}]])),
         'grid.type float64': [x, { ...grid, type: 'float64' }, {}],
         'grid.type uint8': [x, { ...grid, type: 'uint8' }, {}],
         'x.type unknown': [{ ...x, type: 'float' }, grid, {}],
