@@ -1,14 +1,11 @@
 // gridsample/webgpu in headless Chromium, on WebGPU over SwiftShader (the page on localhost,
-// tests/js/webgpu/, over the package's dist/): the float32 channels-first cases of the reference
-// vectors and the golden file, hostile grids against the CPU gridSample of this process, `out`,
-// an empty Y, and the argument checks (the CPU's class and message where the rule is the same,
-// and no GPU work before any of them), every type the CPU takes and the GPU does not among
-// them. No adapter is a failure, not a skip. The page does the GPU work; the tensors, the
-// expected values and the judging stay in Node.js (the float bound: webgpu_page.mjs).
-//
-// Not Node.js through Dawn (the `webgpu` package): on this project's machine Dawn over Debian's
-// SwiftShader aborts the process from the second dispatch of this shader on (docs/javascript.md,
-// "WebGPU"), where Chromium's own Dawn runs it.
+// tests/js/webgpu/, over the package's dist/), or in Node.js through Dawn (webgpu_page.mjs): the
+// float32 channels-first cases of the reference vectors and the golden file, hostile grids
+// against the CPU gridSample of this process, `out`, an empty Y, and the argument checks (the
+// CPU's class and message where the rule is the same, and no GPU work before any of them), every
+// type the CPU takes and the GPU does not among them. No adapter is a failure, not a skip. The
+// page (or Node.js on Dawn) does the GPU work; the tensors, the expected values and the judging
+// stay in Node.js (the float bound: webgpu_page.mjs).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';

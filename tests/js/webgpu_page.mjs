@@ -1,10 +1,20 @@
-// What the WebGPU suites (webgpu*.test.mjs) share: headless Chromium with WebGPU on SwiftShader,
-// the page tests/js/webgpu/ on localhost over the package's dist/, the tensors' way there and
-// back (no adapter is a failure, not a skip), and the bound floats are judged by.
+// What the WebGPU suites (webgpu*.test.mjs) share: where their GPU work runs, the tensors' way
+// there and back (no adapter is a failure, not a skip), and the bound floats are judged by. The
+// GPU work is the harness's (tests/js/webgpu/harness.js) over the package's dist/, in one of two
+// places, GRIDSAMPLE_WEBGPU's choice:
+//
+//   chromium (the default)  headless Chromium with WebGPU on SwiftShader, the page
+//                           tests/js/webgpu/ on localhost
+//   dawn                    Node.js itself, through Dawn: the npm package `webgpu`, which ships
+//                           its binary. On Debian it takes the chromium package's Vulkan loader
+//                           and SwiftShader: LD_LIBRARY_PATH=/usr/lib/chromium and
+//                           VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json, set
+//                           before Node.js starts (the loader reads them then).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before } from 'node:test';
+import { pathToFileURL } from 'node:url';
 
 import { init } from 'gridsample';
 
@@ -36,9 +46,46 @@ export function seededIntegers(seed) {
   };
 }
 
-// The page, once its harness has a device: { inPage(name, ...args), sampleOnGpu(cases),
-// affineOnGpu(cases), gpuErrors() (the device's uncaptured errors so far), close() }.
+// The harness where GRIDSAMPLE_WEBGPU says, once it has a device: { inPage(name, ...args) (a
+// harness method's result), sampleOnGpu(cases), affineOnGpu(cases), gpuErrors() (the device's
+// uncaptured errors so far), close() }.
 export async function openPage() {
+  const where = process.env.GRIDSAMPLE_WEBGPU ?? 'chromium';
+  if (where === 'dawn') return withCalls(await openDawn());
+  assert.equal(where, 'chromium', 'GRIDSAMPLE_WEBGPU: chromium or dawn');
+  return withCalls(await openChromium());
+}
+
+// The harness in Node.js on Dawn: { inPage, gpuErrors, close }.
+async function openDawn() {
+  let dawn;
+  try {
+    dawn = await import('webgpu');
+  } catch (error) {
+    assert.fail(`GRIDSAMPLE_WEBGPU=dawn takes the npm package webgpu: ${error.message}`);
+  }
+  const url = (file) => pathToFileURL(file).href;
+  const { startHarness } = await import(url(path.join(repo, 'tests/js/webgpu/harness.js')));
+  // Dawn's instance: the package's devices do not keep it alive, and once it is collected the
+  // next GPU call aborts the process (a futex or mutex error, or std::system_error), so the
+  // suite holds it until it closes.
+  let instance = dawn.create([]);
+  const harness = await startHarness(
+      instance, await import(url(path.join(distDir, 'webgpu.js'))),
+      async () => (await import('onnxruntime-common')).Tensor);
+  assert.equal(harness.error ?? 'ok', 'ok',
+               'a WebGPU device through Dawn (LD_LIBRARY_PATH and VK_ICD_FILENAMES: see above)');
+  return {
+    inPage: async (name, ...args) => harness[name](...args),
+    gpuErrors: async () => harness.gpuErrors,
+    close() {
+      instance = null;
+    },
+  };
+}
+
+// The harness in headless Chromium's page: { inPage, gpuErrors, close }.
+async function openChromium() {
   assert.ok(fs.existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
   const { server } = await serve({
     '/gridsample/': distDir,
@@ -59,12 +106,23 @@ export async function openPage() {
   });
   assert.equal(started, 'ok', 'a WebGPU device in Chromium');
 
-  // The page's harness method `name` with `args`.
-  const inPage = (name, ...args) =>
-    page.evaluate(async ([method, params]) => (await window.harness)[method](...params),
-                  [name, args]);
+  return {
+    inPage: (name, ...args) => page.evaluate(
+        async ([method, params]) => (await window.harness)[method](...params), [name, args]),
+    gpuErrors: () => page.evaluate(async () => (await window.harness).gpuErrors),
+    async close() {
+      await browser.close();
+      server.close();
+    },
+  };
+}
+
+// The calls of the suites on a harness: openPage's.
+function withCalls({ inPage, gpuErrors, close }) {
   return {
     inPage,
+    gpuErrors,
+    close,
     // Y of each case { x, grid (tensors { data, dims, type? } as the CPU API takes them),
     // options, out? } on the GPU: [{ dims, type, data (in the CPU API's array of the type) }],
     // and with `out` (a byte count), Y written into a buffer of that many bytes, all returned
@@ -84,11 +142,6 @@ export async function openPage() {
         elementBytes: ARRAY_OF[typeOf(theta)].BYTES_PER_ELEMENT,
       })));
       return results.map(fromPage);
-    },
-    gpuErrors: () => page.evaluate(async () => (await window.harness).gpuErrors),
-    async close() {
-      await browser.close();
-      server.close();
     },
   };
 }

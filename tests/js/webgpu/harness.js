@@ -1,14 +1,15 @@
-// The page side of tests/js/webgpu.test.mjs: a GPUDevice, and calls of gridsample/webgpu on it
-// for the test in Node.js, which sends the tensors, reads the results back and judges them.
-// window.harness resolves once the device is there (or to the reason there is none).
-import { affineGrid, gridSample } from '/gridsample/webgpu.js';
-
+// The GPU side of the WebGPU suites (tests/js/webgpu*.test.mjs): a GPUDevice, and calls of
+// gridsample/webgpu on it for the tests in Node.js, which send the tensors, read the results back
+// and judge them. It runs in the page (page.js, in Chromium) or in Node.js itself (through Dawn:
+// webgpu_page.mjs), on the `gpu` (a navigator.gpu) and the entry `webgpu` (gridsample/webgpu)
+// each gives, and `loadTensor`, which resolves to onnxruntime-common's Tensor.
 const USAGE = { MAP_READ: 0x1, COPY_SRC: 0x4, COPY_DST: 0x8, STORAGE: 0x80 };
 
-
-async function start() {
-  if (!navigator.gpu) return { error: 'navigator.gpu is missing' };
-  const adapter = await navigator.gpu.requestAdapter();
+// Resolves to the harness's methods once the device is there, or to { error } saying why there
+// is none.
+export async function startHarness(gpu, { affineGrid, gridSample }, loadTensor) {
+  if (!gpu) return { error: 'navigator.gpu is missing' };
+  const adapter = await gpu.requestAdapter();
   if (!adapter) return { error: 'no WebGPU adapter' };
   const device = await adapter.requestDevice();
   const gpuErrors = [];
@@ -162,7 +163,7 @@ async function start() {
     // The spec's first example with X and the grid as onnxruntime-web Tensors on the GPU
     // (Tensor.fromGpuBuffer), Y read back; and the error of a disposed one.
     async ortTensors() {
-      const { Tensor } = await import('/ort-common/index.js');
+      const Tensor = await loadTensor();
       const steps = [-1, -0.6, -0.2, 0.2, 0.6, 1];
       const g = steps.flatMap((gy) => steps.flatMap((gx) => [gx, gy]));
       const x = Tensor.fromGpuBuffer(upload(Array.from({ length: 16 }, (_, i) => i)),
@@ -187,6 +188,3 @@ async function start() {
     gpuErrors,
   };
 }
-
-window.harness = start().catch(
-    (error) => ({ error: `${error.constructor.name}: ${error.message}` }));
