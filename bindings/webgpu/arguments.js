@@ -1,15 +1,18 @@
 // Reading and checking gridSample's arguments on WebGPU, before any GPU work: the tensors'
 // dims, types and buffers, the device and the options. What the CPU API checks too is checked by
 // its code (bindings/js/arguments.js) or with its messages (shape.js); what is particular to
-// GPU buffers, and what this path does not take yet, is here.
+// GPU buffers, and the types this path takes (formats.js), is here.
 import {
-  checkOptionNames, describe, quote, readDims, readSampleAttributes, shapeText, shownSpelling,
+  checkOptionNames, describe, quote, readAffineOptions, readDims, readSampleAttributes, shapeText,
+  shownSpelling,
 } from '../js/arguments.js';
 import { ARRAYS_OF_TYPE } from '../js/typed_arrays.js';
 
+import { FORMATS } from './formats.js';
 import { MODE_IDS, PADDING_IDS } from './shader.js';
 
 const OPTION_NAMES = ['device', 'mode', 'paddingMode', 'alignCorners', 'layout', 'out'];
+const AFFINE_OPTION_NAMES = ['device', 'alignCorners', 'out'];
 
 // GPUBufferUsage's flags (the WebGPU spec's values: the global is not there in every runtime).
 export const USAGE = { COPY_SRC: 0x4, COPY_DST: 0x8, STORAGE: 0x80 };
@@ -37,13 +40,30 @@ export function parsePadding(spelling) {
   return PADDING_IDS[parseAttribute('padding_mode', spelling, PADDINGS)];
 }
 
-// The layout: channels-first, the only one this path takes yet.
-export function checkLayout(spelling) {
+// Whether the layout is channels-last (else channels-first).
+export function parseLayout(spelling) {
   parseAttribute('layout', spelling, Object.fromEntries(LAYOUTS.map((name) => [name, name])));
-  if (spelling !== 'channels-first') {
-    throw new RangeError(`gridsample: options.layout: ${spelling} is not supported on WebGPU ` +
-                         "yet; the CPU gridSample of 'gridsample' takes it");
-  }
+  return spelling === 'channels-last';
+}
+
+const X_TYPES = Object.keys(FORMATS);
+const GRID_TYPES = X_TYPES.filter((type) => FORMATS[type].grid);
+
+// The types each tensor argument takes on WebGPU, and what the CPU takes beyond them: the X
+// types it computes in float64 or as strings, which WGSL cannot match, and float64 grids and
+// thetas, whose coordinates it computes in float64.
+const TAKEN = {
+  x: { types: X_TYPES, kind: 'computed', cpu: "the CPU gridSample of 'gridsample' takes it" },
+  grid: { types: GRID_TYPES, kind: 'a grid type',
+          cpu: "the CPU gridSample of 'gridsample' takes float64 grids too" },
+  theta: { types: GRID_TYPES, kind: 'a theta type',
+           cpu: "the CPU affineGrid of 'gridsample' takes float64 too" },
+};
+
+function notTaken(name, type) {
+  const { types, kind, cpu } = TAKEN[name];
+  return new TypeError(`gridsample: ${name}.type: ${type} is not ${kind} on WebGPU, which ` +
+                       `takes ${types.join(', ')}; ${cpu}`);
 }
 
 function isObject(value) {
@@ -66,7 +86,8 @@ function readBuffer(what, buffer) {
   return { buffer, size };
 }
 
-// Reads a tensor argument once: { dims, buffer, size }. An onnxruntime-web Tensor on the GPU
+// Reads a tensor argument once: { dims, type, buffer, size }, its type one this path takes for
+// the argument `name` ('x', 'grid' or 'theta'). An onnxruntime-web Tensor on the GPU
 // (its location 'gpu-buffer') passes as it is: its buffer is its gpuBuffer.
 export function readGpuTensor(name, tensor) {
   if (!isObject(tensor) || (tensor.buffer === undefined && tensor.dims === undefined)) {
@@ -89,11 +110,8 @@ export function readGpuTensor(name, tensor) {
     throw new TypeError(`gridsample: ${name}.type: unknown type ${quote(type)}; expected one ` +
                         `of ${Object.keys(ARRAYS_OF_TYPE).join(', ')}`);
   }
-  if (type !== 'float32') {
-    throw new TypeError(`gridsample: ${name}.type: ${type} is not supported on WebGPU yet ` +
-                        "(float32 is); the CPU gridSample of 'gridsample' takes every type");
-  }
-  return { dims: extents, ...readBuffer(`${name}.buffer`, buffer) };
+  if (!TAKEN[name].types.includes(type)) throw notTaken(name, type);
+  return { dims: extents, type, ...readBuffer(`${name}.buffer`, buffer) };
 }
 
 function checkDevice(device) {
@@ -104,33 +122,57 @@ function checkDevice(device) {
   }
 }
 
-// Reads the options argument once: { device, mode, paddingMode, alignCorners, layout, out }
-// with out undefined or readBuffer's { buffer, size } of options.out.buffer.
+// The device and options.out of a call's checked options: { device, out } with out undefined or
+// readBuffer's { buffer, size } of options.out.buffer.
+function readDeviceAndOut({ device, out }) {
+  checkDevice(device);
+  if (out === undefined) return { device, out };
+  if (!isObject(out)) {
+    throw new TypeError(`gridsample: options.out must be { buffer }, got ${describe(out)}`);
+  }
+  return { device, out: readBuffer('options.out.buffer', out.buffer) };
+}
+
+// Reads gridSample's options argument once: { device, mode, paddingMode, alignCorners, layout,
+// out } (readDeviceAndOut's out).
 export function readGpuOptions(options) {
   const checked = checkOptionNames(options, OPTION_NAMES);
   const attributes = readSampleAttributes(checked);
-  const { device, out } = checked;
-  checkDevice(device);
-  let outBuffer;
-  if (out !== undefined) {
-    if (!isObject(out)) {
-      throw new TypeError(`gridsample: options.out must be { buffer }, got ${describe(out)}`);
-    }
-    outBuffer = readBuffer('options.out.buffer', out.buffer);
-  }
-  return { device, ...attributes, out: outBuffer };
+  return { ...readDeviceAndOut(checked), ...attributes };
 }
 
-// A buffer against the bytes its tensor needs: it may be larger (allocators round sizes up),
-// and the pass binds the first bytes.
-export function checkBufferSize(what, view, bytes, dims, limit) {
+// Reads affineGrid's options argument once: { device, alignCorners, out } (readDeviceAndOut's
+// out), alignCorners read as the CPU's affineGrid reads it.
+export function readGpuAffineOptions(options) {
+  const checked = checkOptionNames(options, AFFINE_OPTION_NAMES);
+  const { alignCorners } = readAffineOptions({ alignCorners: checked.alignCorners });
+  return { ...readDeviceAndOut(checked), alignCorners };
+}
+
+// A buffer against the bytes its tensor of `type` needs ({ bytes, words }: formats.js's bytesOf):
+// it may be larger (allocators round sizes up), and the pass binds the first whole words.
+export function checkBufferSize(what, view, { bytes, words }, dims, type, limit) {
+  const need = `dims ${shapeText(dims)} of ${type} need ${bytes}`;
   if (view.size < bytes) {
-    throw new RangeError(`gridsample: ${what} has ${view.size} bytes, but dims ` +
-                         `${shapeText(dims)} of float32 need ${bytes}`);
+    throw new RangeError(`gridsample: ${what} has ${view.size} bytes, but ${need}`);
   }
-  if (bytes > limit) {
-    throw new RangeError(`gridsample: ${what}: dims ${shapeText(dims)} of float32 need ` +
-                         `${bytes} bytes, more than the device binds ` +
+  if (view.size < words) {
+    throw new RangeError(`gridsample: ${what} has ${view.size} bytes; ${need}, and a binding ` +
+                         `takes whole 4-byte words: ${words}`);
+  }
+  if (words > limit) {
+    throw new RangeError(`gridsample: ${what}: ${need} bytes, more than the device binds ` +
                          `(maxStorageBufferBindingSize ${limit})`);
+  }
+}
+
+// options.out (readDeviceAndOut's view, or undefined) against the result's { bytes, words }, and
+// against the buffers the pass reads (`inputs`, named by `what`).
+export function checkOut(out, bytes, dims, type, limit, inputs, what) {
+  if (out === undefined) return;
+  checkBufferSize('options.out.buffer', out, bytes, dims, type, limit);
+  if (inputs.includes(out.buffer)) {
+    throw new RangeError(`gridsample: options.out.buffer is ${what}; a pass cannot write a ` +
+                         'buffer it reads');
   }
 }

@@ -1,29 +1,30 @@
-// The compute pipelines of a device: one shader module, and a pipeline for each mode × padding ×
-// alignment (the shader's override constants), made on first use and kept while the device is.
-import { GRID_SAMPLE_WGSL } from './shader.js';
+// The compute pipelines of a device: a shader module for each kind of shader (GridSample of an X
+// type × grid type, AffineGrid of a theta type), and a pipeline for each set of its override
+// constants (GridSample's mode × padding × alignment × layout), made on first use and kept while
+// the device is.
+// GPUDevice → Map(name → { module, pipelines: Map(key → pipeline) })
+const cache = new WeakMap();
 
-const cache = new WeakMap();  // GPUDevice → { module, pipelines: Map(key → pipeline) }
-
-export function pipelineFor(device, mode, padding, alignCorners) {
-  let entry = cache.get(device);
-  if (entry === undefined) {
-    entry = {
-      module: device.createShaderModule({ label: 'gridsample', code: GRID_SAMPLE_WGSL }),
-      pipelines: new Map(),
-    };
-    cache.set(device, entry);
+// The pipeline of the shader `name` (whose WGSL makeCode() gives) with `constants`.
+export function pipelineFor(device, name, makeCode, constants) {
+  let modules = cache.get(device);
+  if (modules === undefined) {
+    modules = new Map();
+    cache.set(device, modules);
   }
-  const key = `${mode} ${padding} ${alignCorners}`;
+  let entry = modules.get(name);
+  if (entry === undefined) {
+    entry = { module: device.createShaderModule({ label: name, code: makeCode() }),
+              pipelines: new Map() };
+    modules.set(name, entry);
+  }
+  const key = JSON.stringify(constants);
   let pipeline = entry.pipelines.get(key);
   if (pipeline === undefined) {
     pipeline = device.createComputePipeline({
-      label: `gridsample ${key}`,
+      label: `${name} ${key}`,
       layout: 'auto',
-      compute: {
-        module: entry.module,
-        entryPoint: 'main',
-        constants: { MODE: mode, PADDING: padding, ALIGN_CORNERS: alignCorners ? 1 : 0 },
-      },
+      compute: { module: entry.module, entryPoint: 'main', constants },
     });
     entry.pipelines.set(key, pipeline);
   }

@@ -1,7 +1,8 @@
-// The WGSL of GridSample for float32, channels-first, any rank up to MAX_RANK spatial axes: one
-// invocation per output location (batch item and pixel), whose taps are planned once and read
-// for every channel, as the CPU's plan does. The coordinate code follows src/coords.h operation
-// by operation (docs/semantics.md), with three changes WGSL forces:
+// The WGSL of GridSample for X and grid types of formats.js, either layout, any rank up to
+// MAX_RANK spatial axes: one invocation per output location (batch item and pixel), whose taps
+// are planned once and read for every channel, as the CPU's plan does. The coordinate code
+// follows src/coords.h operation by operation (docs/semantics.md), with three changes WGSL
+// forces:
 //
 // - WGSL may assume that no value is NaN or infinite, so non-finite grid values are found by
 //   their bits, X and Y are read and written as bits (nearest copies them exactly, NaN payloads
@@ -11,9 +12,17 @@
 // - WGSL's `%` on floats is x - y * trunc(x / y), which rounds; reflection needs C's exact fmod,
 //   built here from exact subtractions.
 // - A compiler may fuse a product into the addition that follows it, which rounds once where
-//   the CPU rounds twice: the products that decide tap indices pass through opaque(), an XOR
-//   with a zero the compiler cannot see, so that their rounding is the CPU's. Weights and sums
-//   are left to fuse (the tests' tolerance covers them; see tests/js/webgpu.test.mjs).
+//   the CPU rounds twice: the products that decide tap indices and weights pass through
+//   opaque(), an XOR with a zero the compiler cannot see, so that their rounding is the CPU's.
+//   So the planned weights are the CPU's to the last bit, which integer outputs need
+//   (exact.js). The float sums are left to fuse (the tests' tolerance covers them; see
+//   tests/js/webgpu.test.mjs).
+//
+// Narrow types are packed in u32 words. Invocations write Y's elements of their own locations,
+// and neighbours may share a word: a Y of 1- or 2-byte elements is written by atomic AND and OR
+// of each element's own bits, which leave the rest of the word, whoever writes it, as it is.
+import { exactWgsl } from './exact.js';
+import { FORMATS, lanesOf } from './formats.js';
 
 export const WORKGROUP_SIZE = 64;
 export const MAX_RANK = 5;
@@ -26,10 +35,12 @@ export const PADDING_IDS = { zeros: 0, border: 1, reflection: 2 };
 export const PARAM_HEADER_WORDS = 8;  // rank, C, out plane, in plane, locations, zero, row, -
 export const PARAM_AXIS_WORDS = 4;    // extent, stride, f32(extent), f32(extent - 1)
 
-export const GRID_SAMPLE_WGSL = /* wgsl */ `
+// The planning of a location's taps: every type's.
+const COORDINATES_WGSL = /* wgsl */ `
 override MODE: u32;
 override PADDING: u32;
 override ALIGN_CORNERS: bool;
+override CHANNELS_LAST: bool;
 
 const MAX_RANK: u32 = ${MAX_RANK}u;
 const HEADER: u32 = ${PARAM_HEADER_WORDS}u;
@@ -42,12 +53,8 @@ const BORDER: u32 = ${PADDING_IDS.border}u;
 const REFLECTION: u32 = ${PADDING_IDS.reflection}u;
 // coords.h's kFarMargin.
 const FAR_MARGIN: f32 = 8.0;
-const NAN_BITS: u32 = 0x7fc00000u;
 const EXPONENT_BITS: u32 = 0x7f800000u;
 
-@group(0) @binding(0) var<storage, read> x: array<u32>;
-@group(0) @binding(1) var<storage, read> grid: array<u32>;
-@group(0) @binding(2) var<storage, read_write> y: array<u32>;
 @group(0) @binding(3) var<storage, read> params: array<u32>;
 
 struct Axis {
@@ -167,11 +174,11 @@ fn unnormalize_axis(g: f32, ax: Axis) -> f32 {
   return opaque(opaque(m * factor) - 1.0) * 0.5;
 }
 
-// coords.h's CubicWeight (A = -0.75), in its factored form.
+// coords.h's CubicWeight (A = -0.75), in its factored form and its operation order.
 fn cubic_weight(t_in: f32) -> f32 {
   let t = abs(t_in);
   if (t <= 1.0) {
-    return (t - 1.0) * (1.25 * t * t - t - 1.0);
+    return (t - 1.0) * (opaque(1.25 * t * t) - t - 1.0);
   }
   if (t < 2.0) {
     return -0.75 * (t - 1.0) * (t - 2.0) * (t - 2.0);
@@ -226,7 +233,117 @@ fn taps_per_axis() -> u32 {
   }
   return select(4u, 2u, MODE == LINEAR);
 }
+`;
 
+// Element e of a tensor of `bytes`-byte elements packed in the u32 words of `array`.
+function packedRead(name, array, bytes) {
+  const lanes = lanesOf(bytes);
+  if (!lanes.packed) return `fn ${name}(e: u32) -> u32 {\n  return ${array}[e];\n}\n`;
+  return /* wgsl */ `fn ${name}(e: u32) -> u32 {
+  return (${array}[e / ${lanes.count}] >> ((e % ${lanes.count}) * ${lanes.bits})) & ${lanes.mask};
+}
+`;
+}
+
+// Y's binding and its writer: a plain store of whole words, or atomic AND and OR of an
+// element's own bits in the word it shares (the file's head says why).
+export function yWgsl(bytes) {
+  const lanes = lanesOf(bytes);
+  if (!lanes.packed) {
+    return /* wgsl */ `@group(0) @binding(2) var<storage, read_write> y: array<u32>;
+fn y_store(e: u32, element: u32) {
+  y[e] = element;
+}
+`;
+  }
+  return /* wgsl */ `@group(0) @binding(2) var<storage, read_write> y: array<atomic<u32>>;
+fn y_store(e: u32, element: u32) {
+  let shift = (e % ${lanes.count}) * ${lanes.bits};
+  atomicAnd(&y[e / ${lanes.count}], ~(${lanes.mask} << shift));
+  atomicOr(&y[e / ${lanes.count}], element << shift);
+}
+`;
+}
+
+// The sampling of one output element from the planned taps, for X's kind: nearest copies the
+// tap's element (a bool normalised to 0 or 1), float kinds sum in float32, exact ones
+// exactly (exact.js).
+function elementWgsl(format) {
+  if (format.kind === 'exact') {
+    return /* wgsl */ `
+fn x_tap(e: u32) -> i32 {
+  let raw = x_raw(e);
+  ${format.wgsl.toInt}
+}
+const NONFINITE_ELEMENT: u32 = 0u;
+fn copied(e: u32) -> u32 {
+  return bitcast<u32>(x_tap(e)) & ${lanesOf(format.bytes).mask};
+}
+${exactWgsl(format)}
+fn interpolated(x_base: u32, x_step: u32, rank: u32, taps: u32) -> u32 {
+  return exact_element(exact_sum(x_base, x_step, rank, taps));
+}
+`;
+  }
+  return /* wgsl */ `
+fn x_f32_bits(raw: u32) -> u32 {
+  ${format.wgsl.toF32}
+}
+${encodeWgsl(format)}
+const NONFINITE_ELEMENT: u32 = ${format.wgsl.nan};
+fn copied(e: u32) -> u32 {
+  return x_raw(e);
+}
+// Every combination of one tap per axis, the last axis fastest, each weight the product of its
+// taps' in axis order (the reference's order).
+fn interpolated(x_base: u32, x_step: u32, rank: u32, taps: u32) -> u32 {
+  var combinations = 1u;
+  for (var a = 0u; a < rank; a++) {
+    combinations *= taps;
+  }
+  var sum = 0.0;
+  for (var k = 0u; k < combinations; k++) {
+    var picks: array<u32, MAX_RANK>;
+    var rest = k;
+    for (var b = 0u; b < rank; b++) {
+      picks[rank - 1u - b] = rest % taps;
+      rest = rest / taps;
+    }
+    var offset = 0u;
+    var inside = true;
+    var weight = 1.0;
+    for (var a = 0u; a < rank; a++) {
+      let tap = tap_offsets[a * 4u + picks[a]];
+      inside = inside && tap >= 0;
+      offset += u32(max(tap, 0));
+      weight *= tap_weights[a * 4u + picks[a]];
+    }
+    if (!inside) {
+      continue;
+    }
+    sum += weight * bitcast<f32>(x_f32_bits(x_raw(x_base + offset * x_step)));
+  }
+  return y_of_f32_bits(bitcast<u32>(sum));
+}
+`;
+}
+
+// y_of_f32_bits(): Y's element of f32 bits, for a float format.
+export function encodeWgsl(format) {
+  return `fn y_of_f32_bits(bits: u32) -> u32 {\n  ${format.wgsl.fromF32}\n}\n`;
+}
+
+// NAME_f32_bits(e): element e of the tensor in `array` of a float format, as f32 bits (exact).
+export function decodeWgsl(name, array, format) {
+  return `${packedRead(`${name}_raw`, array, format.bytes)}
+fn ${name}_f32_bits(e: u32) -> u32 {
+  let raw = ${name}_raw(e);
+  ${format.wgsl.toF32}
+}
+`;
+}
+
+const MAIN_WGSL = /* wgsl */ `
 @compute @workgroup_size(${WORKGROUP_SIZE})
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   let rank = params[0];
@@ -243,7 +360,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   var finite = true;
   for (var a = 0u; a < rank; a++) {
     // grid[..., 0] indexes the last axis: spatial axis a reads component rank - 1 - a.
-    let bits = grid[location * rank + (rank - 1u - a)];
+    let bits = grid_f32_bits(location * rank + (rank - 1u - a));
     if ((bits & EXPONENT_BITS) == EXPONENT_BITS) {
       finite = false;
       break;
@@ -252,19 +369,19 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     plan_axis(a, unnormalize_axis(bitcast<f32>(bits), ax), ax);
   }
 
+  // Channel c of pixel p of batch item n is element base + p * step: in its channel's plane
+  // (channels-first) or beside the pixel's other channels (channels-last).
+  let step = select(1u, channels, CHANNELS_LAST);
   let taps = taps_per_axis();
-  var combinations = 1u;
-  for (var a = 0u; a < rank; a++) {
-    combinations *= taps;
-  }
   for (var c = 0u; c < channels; c++) {
-    let plane = n * channels + c;
-    let y_at = plane * out_plane + l;
+    let y_at = select((n * channels + c) * out_plane, n * out_plane * channels + c,
+                      CHANNELS_LAST) + l * step;
     if (!finite) {
-      y[y_at] = NAN_BITS;
+      y_store(y_at, NONFINITE_ELEMENT);
       continue;
     }
-    let x_base = plane * in_plane;
+    let x_base = select((n * channels + c) * in_plane, n * in_plane * channels + c,
+                        CHANNELS_LAST);
     if (MODE == NEAREST) {
       var offset = 0u;
       var inside = true;
@@ -273,34 +390,25 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         inside = inside && tap >= 0;
         offset += u32(max(tap, 0));
       }
-      y[y_at] = select(0u, x[x_base + offset], inside);
+      y_store(y_at, select(0u, copied(x_base + offset * step), inside));
       continue;
     }
-    // Every combination of one tap per axis, the last axis fastest, each weight the product of
-    // its taps' in axis order (the reference's order).
-    var sum = 0.0;
-    for (var k = 0u; k < combinations; k++) {
-      var picks: array<u32, MAX_RANK>;
-      var rest = k;
-      for (var b = 0u; b < rank; b++) {
-        picks[rank - 1u - b] = rest % taps;
-        rest = rest / taps;
-      }
-      var offset = 0u;
-      var inside = true;
-      var weight = 1.0;
-      for (var a = 0u; a < rank; a++) {
-        let tap = tap_offsets[a * 4u + picks[a]];
-        inside = inside && tap >= 0;
-        offset += u32(max(tap, 0));
-        weight *= tap_weights[a * 4u + picks[a]];
-      }
-      if (!inside) {
-        continue;
-      }
-      sum += weight * bitcast<f32>(x[x_base + offset]);
-    }
-    y[y_at] = bitcast<u32>(sum);
+    y_store(y_at, interpolated(x_base, step, rank, taps));
   }
 }
 `;
+
+// The whole shader for X of type xType and a grid of gridType (names of formats.js).
+export function gridSampleWgsl(xType, gridType) {
+  const x = FORMATS[xType];
+  return [
+    COORDINATES_WGSL,
+    '@group(0) @binding(0) var<storage, read> x: array<u32>;',
+    '@group(0) @binding(1) var<storage, read> grid: array<u32>;',
+    yWgsl(x.bytes),
+    packedRead('x_raw', 'x', x.bytes),
+    decodeWgsl('grid', 'grid', FORMATS[gridType]),
+    elementWgsl(x),
+    MAIN_WGSL,
+  ].join('\n');
+}

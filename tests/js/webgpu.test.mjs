@@ -1,118 +1,24 @@
 // gridsample/webgpu in headless Chromium, on WebGPU over SwiftShader (the page on localhost,
-// tests/js/webgpu/, over the package's dist/): the float32 channels-first cases of the reference
-// vectors and the golden file, hostile grids against the CPU gridSample of this process, `out`,
-// an empty Y, and the argument checks (the CPU's class and message where the rule is the same,
-// and no GPU work before any of them). No adapter is a failure, not a skip. The page does the
-// GPU work; the tensors, the expected values and the judging stay here.
-//
-// Not Node.js through Dawn (the `webgpu` package): on this project's machine Dawn over Debian's
-// SwiftShader aborts the process from the second dispatch of this shader on (docs/javascript.md,
-// "WebGPU"), where Chromium's own Dawn runs it.
+// tests/js/webgpu/, over the package's dist/), or in Node.js through Dawn (webgpu_page.mjs): the
+// float32 channels-first cases of the reference vectors and the golden file, hostile grids
+// against the CPU gridSample of this process, `out`, an empty Y, and the argument checks (the
+// CPU's class and message where the rule is the same, and no GPU work before any of them), every
+// type the CPU takes and the GPU does not among them. No adapter is a failure, not a skip. The
+// page (or Node.js on Dawn) does the GPU work; the tensors, the expected values and the judging
+// stay in Node.js (the float bound: webgpu_page.mjs).
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { gridSample as cpuGridSample, init } from 'gridsample';
+import { gridSample as cpuGridSample } from 'gridsample';
 
-import { serve } from '../../scripts/serve.mjs';
-import {
-  closeTo, dataDir, distDir, initOptions, readVectors, repo, specExample,
-} from './helpers.mjs';
+import { closeTo, dataDir, readVectors, specExample } from './helpers.mjs';
+import { checkCase, pageOfSuite } from './webgpu_page.mjs';
 
-const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
-const F32_EPSILON = 2 ** -24;  // float32's unit roundoff
-// Σ|W| of the four cubic taps (A = -0.75) is largest at t = 0.5.
-const CUBIC_WEIGHT_SUM = 1.375;
+const page = pageOfSuite();
 
-let server;
-let browser;
-let page;
-before(async () => {
-  await init(initOptions);
-  assert.ok(fs.existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
-  ({ server } = await serve({
-    '/gridsample/': distDir,
-    '/ort-common/': path.join(repo, 'node_modules', 'onnxruntime-common', 'dist', 'esm'),
-    '/': path.join(repo, 'tests', 'js', 'webgpu'),
-  }, {}));
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM, headless: true,
-    args: ['--no-sandbox', '--headless', '--enable-unsafe-webgpu',
-           '--use-webgpu-adapter=swiftshader'],
-  });
-  page = await browser.newPage();
-  await page.goto(`http://localhost:${server.address().port}/index.html`);
-  const started = await page.evaluate(async () => {
-    const harness = await window.harness;
-    return harness.error ?? 'ok';
-  });
-  assert.equal(started, 'ok', 'a WebGPU device in Chromium');
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
-
-// The page's harness method `name` with `args`.
-function inPage(name, ...args) {
-  return page.evaluate(async ([method, params]) => (await window.harness)[method](...params),
-                       [name, args]);
-}
-
-// Plain arrays for the page: typed arrays would cross as objects.
-const plain = ({ data, dims }) => ({ data: Array.from(data), dims });
-
-// Y of each case on the GPU: [{ dims, type, data }].
-function sampleOnGpu(cases) {
-  return inPage('sample', cases.map(({ x, grid, options }) =>
-    ({ x: plain(x), grid: plain(grid), options })));
-}
-
-// The tolerance of one case: both sides (the file's reference and the GPU) sum K^r products of
-// r + 1 float32 factors, each rounding (or fusing) at most once per operation, so each is
-// within (K^r + 2r) unit roundoffs of Σ|w x| <= (Σ|w|)^r max|X| of the exact sum, to first
-// order; the GPU may fuse the products into the sums, and evaluates the cubic weights with
-// fusing too, which the 2r covers. Nearest copies an element: no tolerance at all.
-function tolerance(mode, rank, x) {
-  let largest = 0;
-  for (const value of x) if (Number.isFinite(value)) largest = Math.max(largest, Math.abs(value));
-  const taps = mode === 'cubic' || mode === 'bicubic' ? 4 : 2;
-  const weightSum = taps === 4 ? CUBIC_WEIGHT_SUM : 1;
-  return 2 * (taps ** rank + 2 * rank) * F32_EPSILON * weightSum ** rank * largest;
-}
-
-// The first index where actual and expected differ beyond `tol` (NaN only against NaN, an
-// infinity only against itself), and the largest |difference| / tol seen; exact compares bits.
-function compare(actual, expected, tol, exact) {
-  let worst = 0;
-  for (let i = 0; i < expected.length; ++i) {
-    const a = actual[i];
-    const e = expected[i];
-    if (Number.isNaN(e) || Number.isNaN(a)) {
-      if (Number.isNaN(a) !== Number.isNaN(e)) return { index: i, worst };
-      continue;
-    }
-    if (exact || !Number.isFinite(e) || !Number.isFinite(a)) {
-      if (!Object.is(a, e) && !(a === 0 && e === 0)) return { index: i, worst };
-      continue;
-    }
-    const difference = Math.abs(a - e);
-    if (difference > tol) return { index: i, worst };
-    if (tol > 0) worst = Math.max(worst, difference / tol);
-  }
-  return { index: -1, worst };
-}
-
-function checkCase(name, mode, xData, rank, actual, expected) {
-  const exact = mode === 'nearest';
-  const tol = tolerance(mode, rank, xData);
-  const { index, worst } = compare(actual, expected, tol, exact);
-  assert.equal(index, -1, `${name}: element ${index} is ${actual[index]}, expected ` +
-                          `${expected[index]} (tolerance ${tol})`);
-  return worst;
-}
+const inPage = (...args) => page.inPage(...args);
+const sampleOnGpu = (cases) => page.sampleOnGpu(cases);
 
 // Whether the GPU path takes a case of the vector files: float32 X and grid, 1 to 5 spatial axes.
 const inScope = ({ x, grid }) =>
@@ -130,8 +36,7 @@ for (const [file, least] of [['reference_vectors.txt', 18], ['golden.txt', 270]]
     cases.forEach((c, i) => {
       assert.deepEqual(results[i].dims, c.y.dims, c.name);
       assert.equal(results[i].type, 'float32', c.name);
-      worst = Math.max(worst, checkCase(c.name, c.attrs.mode, c.x.data, c.x.dims.length - 2,
-                                        results[i].data, c.y.data));
+      worst = Math.max(worst, checkCase(c.name, c.attrs.mode, c.x, results[i].data, c.y.data));
     });
     // The files' cases in scope, so that the suite cannot pass on none.
     assert.ok(cases.length >= least, `${cases.length} cases, fewer than ${least}`);
@@ -181,7 +86,7 @@ test('hostile grids give what the CPU gives, in every mode, padding and rank', a
     const r = x.dims.length - 2;
     assert.deepEqual(results[i].dims, expected.dims);
     checkCase(`${r}-D ${options.mode} ${options.paddingMode} ${options.alignCorners}`,
-              options.mode, x.data, r, results[i].data, expected.data);
+              options.mode, x, results[i].data, expected.data);
   });
   assert.equal(cases.length, 5 * MODES.length * PADDINGS.length * 2);
 });
@@ -252,8 +157,13 @@ test('errors the CPU API has too: the same class and message', async () => {
   });
 });
 
-test('errors of the GPU path: device, buffers, types, layout, rank', async () => {
-  const outcomes = await inPage('gpuRefusals');
+// The types of X the CPU takes and WebGPU does not: those the CPU computes in float64, or as
+// strings.
+const CPU_ONLY = ['float64', 'int32', 'uint32', 'int64', 'uint64', 'complex64', 'complex128',
+                  'string'];
+
+test('errors of the GPU path: device, buffers, types, rank', async () => {
+  const outcomes = await inPage('gpuRefusals', CPU_ONLY);
   const expected = {
     'no device': [TypeError, /^gridsample: options.device must be the GPUDevice/],
     'a plain object': [TypeError, /^gridsample: options.device must be the GPUDevice/],
@@ -268,14 +178,21 @@ test('errors of the GPU path: device, buffers, types, layout, rank', async () =>
     "out.buffer is x's": [RangeError, /is x's or the grid's buffer/],
     'out a GPUBuffer, not { buffer }':
         [TypeError, /^gridsample: options.out.buffer must be a GPUBuffer, got undefined$/],
-    'x.type float16':
-        [TypeError, /^gridsample: x.type: float16 is not supported on WebGPU yet \(float32 is\)/],
-    'grid.type float64': [TypeError, /grid.type: float64 is not supported/],
-    'x.type uint8': [TypeError, /x.type: uint8 is not supported/],
+    'x of uint8 in 5 bytes':
+        [RangeError, new RegExp('^gridsample: x.buffer has 5 bytes; dims \\[1, 1, 1, 5\\] of ' +
+                                'uint8 need 5, and a binding takes whole 4-byte words: 8$')],
+    ...Object.fromEntries(CPU_ONLY.map((type) => [
+      `x.type ${type}`,
+      [TypeError, new RegExp(`^gridsample: x.type: ${type} is not computed on WebGPU, which ` +
+                             'takes float32, float16, bfloat16, uint8, int8, uint16, int16, ' +
+                             "bool; the CPU gridSample of 'gridsample' takes it$")]])),
+    ...Object.fromEntries(['float64', 'uint8'].map((type) => [
+      `grid.type ${type}`,
+      [TypeError, new RegExp(`^gridsample: grid.type: ${type} is not a grid type on WebGPU, ` +
+                             'which takes float32, float16, bfloat16; the CPU gridSample of ' +
+                             "'gridsample' takes float64 grids too$")]])),
     'x.type unknown': [TypeError, /^gridsample: x.type: unknown type/],
     'x.type missing': [TypeError, /^gridsample: x.type must be a string/],
-    'channels-last': [RangeError,
-                      /^gridsample: options.layout: channels-last is not supported on WebGPU yet/],
     'numThreads': [TypeError, /unknown option "numThreads"/],
     '6 spatial axes': [RangeError, /6 spatial axes .*; WebGPU takes 1 to 5 yet/],
   };
@@ -286,5 +203,5 @@ test('errors of the GPU path: device, buffers, types, layout, rank', async () =>
 });
 
 test('the device reported no error of its own', async () => {
-  assert.deepEqual(await page.evaluate(async () => (await window.harness).gpuErrors), []);
+  assert.deepEqual(await page.gpuErrors(), []);
 });
