@@ -220,6 +220,14 @@ GRIDSAMPLE_TEST_BACKEND=native node --test --test-reporter=spec tests/js/vectors
   tests/js/affine_grid.test.mjs 2>&1 | tee "$BUILD_ROOT/js-native-test.log"
 count=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$BUILD_ROOT/js-native-test.log" | tail -n 1)
 tests_run=$((tests_run + ${count:-0}))
+# The GPU suites once more in Node.js itself, through Dawn (the `webgpu` devDependency) on the
+# SwiftShader and Vulkan loader that Debian's chromium installs beside the browser.
+GRIDSAMPLE_WEBGPU=dawn LD_LIBRARY_PATH=/usr/lib/chromium \
+  VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node --test --test-reporter=spec \
+  tests/js/webgpu.test.mjs tests/js/webgpu_types.test.mjs tests/js/webgpu_affine.test.mjs \
+  2>&1 | tee "$BUILD_ROOT/js-dawn-test.log"
+count=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$BUILD_ROOT/js-dawn-test.log" | tail -n 1)
+tests_run=$((tests_run + ${count:-0}))
 wait "$fuzz" || { cat "$BUILD_ROOT/fuzz-stage.log" >&2; exit 1; }
 cat "$BUILD_ROOT/fuzz-stage.log"
 tests_run=$((tests_run + 1))
