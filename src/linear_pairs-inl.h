@@ -146,25 +146,31 @@ struct PairAxis {
   }
   // The whole plan of a vector of locations in registers, the same numbers without the
   // WindowBlock between the axes and the weights: 2-D images whose pairs lie inside
-  // (Inside2D), and on x86 3-D volumes (InRegisters3D; WebAssembly's were slower) but for
-  // fixed-point weights under zeros padding, which need each lane's completeness. False, with
-  // nothing stored, where the plan needs the block.
+  // (Inside2D), and on x86 the other 2-D images and 3-D volumes (InRegistersPadded;
+  // WebAssembly's were slower) but for fixed-point weights under zeros padding, which need each
+  // lane's completeness. False, with nothing stored, where the plan needs the block.
   template <size_t kRank, class D>
   static HWY_INLINE bool InRegisters(D d, hn::Vec<D> c0, hn::Vec<D> c1, hn::Vec<D> c2,
                                      const WindowAxes& axes, hn::Vec<D> whole, hn::Vec<D> unit,
                                      int32_t* HWY_RESTRICT base_out,
                                      float* HWY_RESTRICT weights_out) {
     if constexpr (kRank == 2) {
-      return axes.inside && WithinVectorLimit(d, c0) && WithinVectorLimit(d, c1) &&
-             Inside2D(d, c0, c1, axes, whole, unit, base_out, weights_out);
-    } else if constexpr (kRank == 3 && GRIDSAMPLE_X86_BITS != 0) {
+      if (!WithinVectorLimit(d, c0) || !WithinVectorLimit(d, c1)) return false;
+      if (axes.inside) return Inside2D(d, c0, c1, axes, whole, unit, base_out, weights_out);
+    }
+    if constexpr ((kRank == 2 || kRank == 3) && GRIDSAMPLE_X86_BITS != 0) {
       if (axes.fixed && axes.options.padding == Padding::kZeros) return false;
-      if (!WithinVectorLimit(d, c0) || !WithinVectorLimit(d, c1) || !WithinVectorLimit(d, c2)) {
-        return false;
+      if constexpr (kRank == 3) {
+        if (!WithinVectorLimit(d, c0) || !WithinVectorLimit(d, c1) || !WithinVectorLimit(d, c2)) {
+          return false;
+        }
+        if (axes.inside) {
+          return InRegistersPadded<3, true>(d, c0, c1, c2, axes, whole, unit, base_out,
+                                            weights_out);
+        }
       }
-      return axes.inside
-                 ? InRegisters3D<true>(d, c0, c1, c2, axes, whole, unit, base_out, weights_out)
-                 : InRegisters3D<false>(d, c0, c1, c2, axes, whole, unit, base_out, weights_out);
+      return InRegistersPadded<kRank, false>(d, c0, c1, c2, axes, whole, unit, base_out,
+                                             weights_out);
     } else {
       (void)d, (void)c0, (void)c1, (void)c2, (void)axes, (void)whole, (void)unit;
       (void)base_out, (void)weights_out;
@@ -202,37 +208,50 @@ struct PairAxis {
     }
     return true;
   }
-  // A whole vector of 3-D locations (grid components x, y, z): PaddedCoordinates and PairsAt on
-  // each axis, then the corner offset and the row weights (every lane complete). kInside as for
-  // PairsAt, on every axis. False, with nothing stored, where a reflection folds more than once.
-  template <bool kInside, class D>
-  static HWY_INLINE bool InRegisters3D(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> z,
-                                       const WindowAxes& axes, hn::Vec<D> whole, hn::Vec<D> unit,
-                                       int32_t* HWY_RESTRICT base_out,
-                                       float* HWY_RESTRICT weights_out) {
+  // A whole vector of 2-D or 3-D locations (grid components x, y and for 3-D z):
+  // PaddedCoordinates and PairsAt on each axis, then the corner offset and the row weights
+  // (every lane complete). kInside as for PairsAt, on every axis. False, with nothing stored,
+  // where a reflection folds more than once.
+  template <size_t kRank, bool kInside, class D>
+  static HWY_INLINE bool InRegistersPadded(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> z,
+                                           const WindowAxes& axes, hn::Vec<D> whole,
+                                           hn::Vec<D> unit, int32_t* HWY_RESTRICT base_out,
+                                           float* HWY_RESTRICT weights_out) {
+    static_assert(kRank == 2 || kRank == 3, "images and volumes");
     using V = hn::Vec<D>;
     const hn::RebindToSigned<D> di;
     const AxisExtent* extents = axes.extents;
     const Options& options = axes.options;
     V px, py, pz;
-    if (!PaddedCoordinates(d, x, extents[2], options, px) ||
-        !PaddedCoordinates(d, y, extents[1], options, py) ||
-        !PaddedCoordinates(d, z, extents[0], options, pz)) {
+    if (!PaddedCoordinates(d, x, extents[kRank - 1], options, px) ||
+        !PaddedCoordinates(d, y, extents[kRank - 2], options, py)) {
       return false;
+    }
+    if constexpr (kRank == 3) {
+      if (!PaddedCoordinates(d, z, extents[0], options, pz)) return false;
     }
     hn::Vec<decltype(di)> x0, y0, z0;
     V wx0, wx1, wy0, wy1, wz0, wz1;
-    PairsAt<kInside>(d, px, extents[2], options, x0, wx0, wx1, nullptr);
-    PairsAt<kInside>(d, py, extents[1], options, y0, wy0, wy1, nullptr);
-    PairsAt<kInside>(d, pz, extents[0], options, z0, wz0, wz1, nullptr);
-    const auto stride1 = hn::Set(di, static_cast<int32_t>(axes.strides[1]));
-    const auto stride0 = hn::Set(di, static_cast<int32_t>(axes.strides[0]));
-    hn::StoreU(hn::Add(hn::Add(x0, hn::Mul(y0, stride1)), hn::Mul(z0, stride0)), di, base_out);
-    if (axes.fixed) {
-      SplitFixedPairs<0>(d, whole, 0, unit, axes.pitch, weights_out, CompleteLanes(), wz1, wy1,
-                         wx1);
+    PairsAt<kInside>(d, px, extents[kRank - 1], options, x0, wx0, wx1, nullptr);
+    PairsAt<kInside>(d, py, extents[kRank - 2], options, y0, wy0, wy1, nullptr);
+    const auto y_stride = hn::Set(di, static_cast<int32_t>(axes.strides[kRank - 2]));
+    auto base = hn::Add(x0, hn::Mul(y0, y_stride));
+    if constexpr (kRank == 3) {
+      PairsAt<kInside>(d, pz, extents[0], options, z0, wz0, wz1, nullptr);
+      base = hn::Add(base, hn::Mul(z0, hn::Set(di, static_cast<int32_t>(axes.strides[0]))));
+    }
+    hn::StoreU(base, di, base_out);
+    if constexpr (kRank == 3) {
+      if (axes.fixed) {
+        SplitFixedPairs<0>(d, whole, 0, unit, axes.pitch, weights_out, CompleteLanes(), wz1, wy1,
+                           wx1);
+      } else {
+        StoreRowProducts<kTaps>(d, axes.pitch, weights_out, wz0, wz1, wy0, wy1, wx0, wx1);
+      }
+    } else if (axes.fixed) {
+      SplitFixedPairs<0>(d, whole, 0, unit, axes.pitch, weights_out, CompleteLanes(), wy1, wx1);
     } else {
-      StoreRowProducts<kTaps>(d, axes.pitch, weights_out, wz0, wz1, wy0, wy1, wx0, wx1);
+      StoreRowProducts<kTaps>(d, axes.pitch, weights_out, wy0, wy1, wx0, wx1);
     }
     return true;
   }
