@@ -7,8 +7,8 @@
 //
 // writes to OUT_DIR, as raw little-endian bytes, each workload's X (volume.x.bin, image.x.bin)
 // and Y of both paths (NAME.gpu.bin, NAME.wasm.bin), and prints { adapter, gpuErrors, cases:
-// { NAME: { xDims, dims (Y's), type, options } } } as JSON. Dawn needs LD_LIBRARY_PATH and VK_ICD_FILENAMES
-// set before Node.js starts (tests/js/webgpu_page.mjs).
+// { NAME: { xDims, dims (Y's), type, options } } } as JSON. Dawn needs LD_LIBRARY_PATH and
+// VK_ICD_FILENAMES set before Node.js starts (tests/js/webgpu_page.mjs).
 //   volume  LivePortrait's warp: X 1×32×16×64×64 float32, a smooth near-identity 5-D grid
 //           1×16×64×64×3, linear, zeros, align_corners false
 //   image   a 1024×1024 RGBA uint8 image, channels-last, sampled on affineGrid's grid of
