@@ -214,3 +214,19 @@ done
 say "table: $out/bench.md"
 node scripts/bench_table.mjs --workloads "$dir/data/workloads.json" "${results[@]}" \
   --stat "${BENCH_STAT:-median}" --out "$out/bench.md"
+
+# ---------------------------------------------------------------------------------------------
+# The GPU path, apart from the tables above: gridsample/webgpu against onnxruntime-web's WebGPU
+# EP and the package's wasm path on W1-W6, in headless Chromium on SwiftShader (a CPU emulation
+# of a GPU: its ratios show work done, not GPU speed), where the chromium package is installed.
+# BENCH_WEBGPU_ADAPTER=gpu takes the browser's own adapter instead (a real GPU).
+chromium=${GRIDSAMPLE_CHROMIUM:-/usr/bin/chromium}
+if [ -x "$chromium" ]; then
+  say "webgpu: $out/bench-webgpu.md (scripts/bench_webgpu.mjs," \
+    "${BENCH_WEBGPU_ADAPTER:-swiftshader})"
+  node scripts/bench_webgpu.mjs --data "$dir/data" --chromium "$chromium" \
+    --adapter "${BENCH_WEBGPU_ADAPTER:-swiftshader}" "${js_timing[@]}" \
+    --out "$out/bench-webgpu.md"
+else
+  say "webgpu: skipped, no Chromium at $chromium (Debian's chromium package)"
+fi

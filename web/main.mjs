@@ -1,7 +1,9 @@
 // The demo page: reads the controls, makes X from the image and the grid from the warp, runs
 // gridsample and onnxruntime-web on the same tensors, draws both outputs and shows the median
-// time per call and the largest difference. Both packages are imported by their bare names
-// (the import map of index.html), as a page of a user would.
+// time per call and the largest difference. Where the browser has a WebGPU adapter, a switch
+// runs gridsample on the GPU too (gridsample/webgpu, imported only then): the GPU's Y is drawn,
+// and both of gridsample's times are shown. The packages are imported by their bare names (the
+// import map of index.html), as a page of a user would.
 //
 // Renders run one at a time; while nothing changes, the page keeps calling both engines on the
 // last inputs until it has RECENT_CALLS timings of each, so the medians settle without a
@@ -116,14 +118,15 @@ function readSettings() {
   return {
     warp, params, mode: $('mode').value, padding: $('padding').value,
     alignCorners: $('align-corners').checked, outputSize: Number($('output-size').value),
-    type: form.elements.type.value,
+    type: form.elements.type.value, gpu: gpu !== null && $('gpu').checked,
   };
 }
 
 // Sets the controls from (part of) a settings object like readSettings' result.
 function writeSettings(settings) {
-  const { warp = $('warp').value, params = {}, mode, padding, alignCorners, outputSize, type } =
-      settings;
+  const { warp = $('warp').value, params = {}, mode, padding, alignCorners, outputSize, type,
+          gpu: onTheGpu } = settings;
+  if (onTheGpu && gpu === null) throw new RangeError('gpu: this browser has no WebGPU adapter');
   warpParams(warp, params);  // throws on an unknown warp or parameter
   const choose = (select, value, what) => {
     if (value === undefined) return;
@@ -141,6 +144,7 @@ function writeSettings(settings) {
   choose($('padding'), padding, 'padding');
   if (alignCorners !== undefined) $('align-corners').checked = Boolean(alignCorners);
   if (outputSize !== undefined) $('output-size').value = outputSize;
+  if (onTheGpu !== undefined) $('gpu').checked = Boolean(onTheGpu);
   if (type !== undefined) {
     const radio = form.querySelector(`input[name="type"][value="${type}"]`);
     if (!radio) {
@@ -184,7 +188,7 @@ function prepareJob(settings) {
   }
   const x = inputTensor(settings.type);
   return {
-    settings, x, grid: grid.tensor,
+    settings, x, grid: grid.tensor, xKey: JSON.stringify([source.id, settings.type]), gridKey,
     options: { mode: settings.mode, paddingMode: settings.padding,
                alignCorners: settings.alignCorners, layout: layoutOf(settings.type) },
     timingKey: JSON.stringify([source.id, settings.type, settings.mode, settings.padding,
@@ -233,13 +237,89 @@ async function runOrt(job, session) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// gridsample on the GPU, where the browser has a WebGPU adapter.
+
+// { device, webgpu (gridsample/webgpu's exports), name (the adapter's) }, or null.
+let gpu = null;
+const onGpu = new Map();  // 'x' and 'grid' → { key, tensor }: their last upload
+
+async function startGpu() {
+  const adapter = await navigator.gpu?.requestAdapter();
+  if (!adapter) return null;
+  // The adapter's largest buffers: a float32 image of 4096 × 4096 exceeds the default limits.
+  const { maxBufferSize, maxStorageBufferBindingSize } = adapter.limits;
+  const [device, webgpu] = await Promise.all([
+    adapter.requestDevice({ requiredLimits: { maxBufferSize, maxStorageBufferBindingSize } }),
+    import('gridsample/webgpu'),
+  ]);
+  device.addEventListener('uncapturederror', (event) => showStatus(
+      `WebGPU: ${event.error.message}`));
+  const { vendor, architecture, description } = adapter.info;
+  const name = [vendor, architecture, description].filter(Boolean).join(' ') || 'an adapter';
+  return { device, webgpu, name };
+}
+
+// The tensor { buffer, dims, type } of `tensor` on the GPU, uploaded once per key (X per image
+// and type, the grid per warp and size); a new upload frees the slot's last one.
+function gpuTensor(slot, key, { data, dims, type }) {
+  const held = onGpu.get(slot);
+  if (held?.key === key) return held.tensor;
+  held?.tensor.buffer.destroy();
+  // Buffers hold whole 4-byte words.
+  const bytes = new Uint8Array(Math.max(4, Math.ceil(data.byteLength / 4) * 4));
+  bytes.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  const buffer = gpu.device.createBuffer({
+    size: bytes.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+  });
+  gpu.device.queue.writeBuffer(buffer, 0, bytes);
+  const tensor = { buffer, dims, type };
+  onGpu.set(slot, { key, tensor });
+  return tensor;
+}
+
+// One call on the GPU, timed from the call to the end of its GPU work (uploads finish first):
+// { y: { buffer, dims, type }, ms }.
+async function runOnGpu(job) {
+  const x = gpuTensor('x', job.xKey, job.x);
+  const grid = gpuTensor('grid', job.gridKey, job.grid);
+  await gpu.device.queue.onSubmittedWorkDone();
+  const start = performance.now();
+  const y = gpu.webgpu.gridSample(x, grid, { device: gpu.device, ...job.options });
+  await gpu.device.queue.onSubmittedWorkDone();
+  return { y, ms: performance.now() - start };
+}
+
+// Y of the GPU as the CPU API gives it: { data (in X's array type), dims, type }; its buffer is
+// freed.
+async function readBack(y, Array_) {
+  const length = y.dims.reduce((a, b) => a * b, 1);
+  const byteLength = length * Array_.BYTES_PER_ELEMENT;
+  const read = gpu.device.createBuffer({
+    size: Math.max(4, Math.ceil(byteLength / 4) * 4),
+    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  });
+  const encoder = gpu.device.createCommandEncoder();
+  encoder.copyBufferToBuffer(y.buffer, 0, read, 0, read.size);
+  gpu.device.queue.submit([encoder.finish()]);
+  await read.mapAsync(GPUMapMode.READ);
+  const data = new Array_(read.getMappedRange().slice(0, byteLength));
+  read.destroy();
+  y.buffer.destroy();
+  return { data, dims: y.dims, type: y.type };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Rendering, timing and the figures.
 
 // gridsample: on all of the page's threads; single: on 1 thread, timed where the page has more,
 // to show what they gain.
-const noTimings = (key) => ({ key, gridsample: [], single: [], ort: [] });
+// gpu: gridsample on the GPU, where the switch is on.
+const noTimings = (key) => ({ key, gridsample: [], single: [], gpu: [], ort: [] });
 let timings = noTimings(null);
-let last = null;  // the last render: { job, y, ortY, ortError, maxDiff }
+// The last render: { job, y (the GPU's where it ran), ortY, ortError, maxDiff (between
+// gridsample's WebAssembly Y and onnxruntime-web's), gpuDiff (between the GPU's Y and
+// WebAssembly's) }
+let last = null;
 
 function record(engine, ms) {
   const recent = timings[engine];
@@ -264,7 +344,13 @@ async function renderOnce() {
   const ours = runGridSample(job, numThreads());
   record('gridsample', ours.ms);
   result.y = ours.y;
-  draw($('gridsample-canvas'), ours.y, job.options.layout);
+  if (job.settings.gpu) {
+    const { y, ms } = await runOnGpu(job);
+    record('gpu', ms);
+    result.y = await readBack(y, ours.y.data.constructor);
+    result.gpuDiff = maxAbsDifference(result.y.data, ours.y.data);
+  }
+  draw($('gridsample-canvas'), result.y, job.options.layout);
   if (numThreads() > 1) record('single', runGridSample(job, 1).ms);
   last = result;
   showFigures();  // ours shows while onnxruntime-web loads or runs
@@ -287,10 +373,11 @@ async function renderOnce() {
   showFigures();
 }
 
-// The engines timed for the last render: gridsample, on 1 thread too where the page has more,
-// and onnxruntime-web unless it refused the case.
+// The engines timed for the last render: gridsample, on 1 thread too where the page has more
+// and on the GPU where the switch is on, and onnxruntime-web unless it refused the case.
 function timedEngines() {
-  return ['gridsample', ...(numThreads() > 1 ? ['single'] : []), ...(last.ortError ? [] : ['ort'])];
+  return ['gridsample', ...(numThreads() > 1 ? ['single'] : []),
+          ...(last.job.settings.gpu ? ['gpu'] : []), ...(last.ortError ? [] : ['ort'])];
 }
 
 // One more timed call, on the last render's tensors, of the engine with the fewest recent
@@ -300,6 +387,10 @@ async function timeOnce() {
   const engine = timedEngines().reduce((a, b) => (timings[b].length < timings[a].length ? b : a));
   if (engine === 'ort') {
     record('ort', (await runOrt(job, (await ortSession(job.settings)).session)).ms);
+  } else if (engine === 'gpu') {
+    const { y, ms } = await runOnGpu(job);
+    y.buffer.destroy();
+    record('gpu', ms);
   } else {
     record(engine, runGridSample(job, engine === 'single' ? 1 : numThreads()).ms);
   }
@@ -330,6 +421,15 @@ function showFigures() {
   $('gridsample-threads').textContent = timings.single.length === 0 ? '' :
       `on 1 thread ${formatMs(single)} (${calls(timings.single.length)}): ` +
       `${numThreads()} threads are ${(single / ours).toFixed(2)}× as fast`;
+  $('gridsample-gpu').hidden = !job.settings.gpu;
+  if (job.settings.gpu) {
+    const onGpuMs = median(timings.gpu);
+    $('gridsample-gpu').textContent =
+        `on the GPU (${gpu.name}) ${formatMs(onGpuMs)} to the end of its work ` +
+        `(${calls(timings.gpu.length)}), drawn above; WebAssembly ${formatMs(ours)}: the GPU is ` +
+        `${(ours / onGpuMs).toFixed(2)}× as fast; largest |difference| between their outputs: ` +
+        `${last.gpuDiff === 0 ? '0' : last.gpuDiff.toExponential(2)}`;
+  }
 
   $('ort-canvas').hidden = Boolean(ortError);
   $('ort-unavailable').hidden = !ortError;
@@ -482,11 +582,20 @@ const ready = init().then(() => {
   return firstRender;
 });
 ready.catch((error) => showStatus(`gridsample failed to load: ${error.message}`));
+// The GPU switch shows once a device is there; without an adapter it stays hidden.
+const gpuReady = startGpu().then((started) => {
+  gpu = started;
+  $('gpu-switch').hidden = gpu === null;
+  $('gpu-adapter').hidden = gpu === null;
+  if (gpu) $('gpu-adapter').textContent = `WebGPU adapter: ${gpu.name}`;
+}, (error) => showStatus(`WebGPU: ${error.message}`));
 
 // The browser test's hook: set controls, wait for the render, read what the page shows.
 window.demo = {
   ready,
+  gpuReady,
   async set(settings) {
+    await gpuReady;
     writeSettings(settings);
     await requestRender();
     return this.summary();
@@ -505,6 +614,8 @@ window.demo = {
       ort: last.ortError ? { error: last.ortError }
                          : { ms: median(timings.ort), calls: timings.ort.length,
                              maxDiff: last.maxDiff },
+      gpu: { adapter: gpu?.name ?? null, on: last.job.settings.gpu, ms: median(timings.gpu),
+             calls: timings.gpu.length, wasmDiff: last.gpuDiff ?? null },
     };
   },
   // The last render's tensors and the gridsample canvas's pixels, as plain arrays.

@@ -48,8 +48,9 @@ function tensorInfo(name, elementType, dimNames) {
 }
 
 /**
- * The model's bytes: one GridSample node of the default domain at `opset` (20 or 22; both have
- * the linear/nearest/cubic spellings), X of `type` ('float32' or 'uint8', whether
+ * The model's bytes: one GridSample node of the default domain at `opset` (20 or 22, whose
+ * modes are linear, nearest and cubic; or 16 to 19, whose modes are opset 16's bilinear, nearest
+ * and bicubic, as scripts/bench_webgpu.mjs takes it), X of `type` ('float32' or 'uint8', whether
  * or not a runtime has a kernel for it), a float32 grid, 4-D tensors of any size.
  * `mode`, `paddingMode` and `alignCorners` are the node's attributes.
  */

@@ -8,8 +8,11 @@
 // cross-origin isolated, and both engines run on gridsample's default threads; onnxruntime-web
 // agrees on float32 and says it cannot run RGBA or uint8; each warp changes the output; the
 // canvas examples of README.md and docs/javascript.md run in the page as written; a dropped
-// image replaces the picked one. A screenshot goes to
-// test-output/demo.png. Skipped (with the reason) where /usr/bin/chromium is missing.
+// image replaces the picked one. With WebGPU on SwiftShader, the GPU switch shows and runs
+// gridsample/webgpu, whose Y the page draws and which equals the Node package's (integers bit
+// for bit, float32 within the GPU suites' bound), both times shown; where the browser has no
+// WebGPU the switch stays hidden. A screenshot goes to test-output/demo.png. Skipped (with the
+// reason) where /usr/bin/chromium is missing.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,9 +22,12 @@ import { after, before, describe, test } from 'node:test';
 
 import { affineGrid, gridSample, init } from 'gridsample';
 
-import { DATA_TYPES, imageToTensor, layoutOf, tensorToImage } from '../../web/tensors.mjs';
+import {
+  DATA_TYPES, imageToTensor, layoutOf, maxAbsDifference, tensorToImage,
+} from '../../web/tensors.mjs';
 import { WARPS, affineTheta, makeGrid, warpParams } from '../../web/warps.mjs';
 import { repo } from './helpers.mjs';
+import { checkCase } from './webgpu_page.mjs';
 
 const CHROMIUM = process.env.GRIDSAMPLE_CHROMIUM || '/usr/bin/chromium';
 const skip = fs.existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}`;
@@ -94,8 +100,11 @@ describe('demo page', { skip }, () => {
     await init({ backend: 'wasm' });  // the page's backend: the same bits
     server = await startServer({ PORT: '0' });
     const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true,
-                                      args: ['--no-sandbox', '--headless'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM, headless: true,
+      args: ['--no-sandbox', '--headless', '--enable-unsafe-webgpu',
+             '--use-webgpu-adapter=swiftshader'],
+    });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('console', (message) => {
@@ -243,6 +252,75 @@ describe('demo page', { skip }, () => {
       }
     }
     assert.deepEqual(problems, []);
+  });
+
+  test('the GPU switch: the page draws gridsample/webgpu\'s Y, the package\'s (integers bit for ' +
+       'bit, float32 within the bound), with both times', async () => {
+    await page.setInputFiles('#file', { name: 'picked.bmp', mimeType: 'image/bmp',
+                                        buffer: picked.bytes });
+    await page.waitForFunction(() => window.demo.summary().source === 'picked.bmp');
+    await page.evaluate(() => window.demo.gpuReady);
+    assert.equal(await page.isVisible('#gpu-switch'), true);
+    assert.match(await page.textContent('#gpu-adapter'), /^WebGPU adapter: .*swiftshader/i);
+    const params = { rotate: 30, zoom: 0.7, shear: 0.2, x: 0.1, y: -0.05 };
+    const cases = [['rgba', 'linear', 'border', false], ['rgba', 'cubic', 'zeros', true],
+                   ['float32', 'cubic', 'reflection', true], ['float32', 'linear', 'zeros', false],
+                   ['uint8', 'nearest', 'reflection', false], ['uint8', 'cubic', 'border', true]];
+    for (const [type, mode, padding, alignCorners] of cases) {
+      const what = `${type} ${mode} ${padding} align_corners=${alignCorners}`;
+      const summary = await set({ warp: 'affine', params, mode, padding, alignCorners,
+                                  outputSize: 48, type, gpu: true });
+      assert.equal(summary.gpu.on, true, what);
+      assert.ok(summary.gpu.calls > 0 && summary.gpu.ms > 0, `${what}: ${JSON.stringify(summary)}`);
+      const shown = await output();
+      const x = imageToTensor(new Uint8ClampedArray(picked.rgba), picked.width, picked.height,
+                              type);
+      assert.deepEqual(shown.x.data, Array.from(x.data), what);
+      const grid = { data: Float32Array.from(shown.grid.data), dims: shown.grid.dims };
+      const expected = gridSample(x, grid, shown.options);
+      assert.equal(shown.y.array, expected.data.constructor.name, what);
+      assert.deepEqual(shown.y.dims, expected.dims, what);
+      if (type === 'float32') {
+        checkCase(what, mode, x, Float32Array.from(shown.y.data), expected.data);
+      } else {
+        assert.deepEqual(shown.y.data, Array.from(expected.data), what);
+        // The canvas shows the GPU's Y (opaque pixels: a canvas premultiplies alpha).
+        const pixels = tensorToImage(expected, layoutOf(type));
+        const opaque = (array) => Array.from(array).filter((_, i) => pixels[i | 3] === 255);
+        assert.deepEqual(opaque(shown.pixels), opaque(pixels), what);
+      }
+      assert.equal(summary.gpu.wasmDiff, maxAbsDifference(shown.y.data, expected.data), what);
+      assert.match(await page.textContent('#gridsample-gpu'), new RegExp(
+          '^on the GPU \\(.+\\) [0-9.]+ ms to the end of its work \\(median of \\d+ calls?\\), ' +
+          'drawn above; WebAssembly [0-9.]+ ms: the GPU is [0-9.]+× as fast; largest ' +
+          '\\|difference\\| between their outputs: '), what);
+      assert.match(await page.textContent('#gridsample-time'), /^[0-9.]+ ms$/, what);
+    }
+    const off = await set({ gpu: false });
+    assert.equal(off.gpu.on, false);
+    assert.equal(await page.isHidden('#gridsample-gpu'), true);
+    assert.deepEqual(problems, []);
+  });
+
+  test('without WebGPU the GPU switch stays hidden and cannot be set', async () => {
+    const plain = await browser.newPage();
+    try {
+      await plain.addInitScript(() => {
+        Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined });
+      });
+      // In front: a page behind another runs no animation frames, which waitForFunction polls on.
+      await plain.bringToFront();
+      await plain.goto(server.address);
+      await plain.waitForFunction(() => window.demo);
+      await plain.evaluate(() => Promise.all([window.demo.ready, window.demo.gpuReady]));
+      assert.equal(await plain.isHidden('#gpu-switch'), true);
+      assert.equal((await plain.evaluate(() => window.demo.summary())).gpu.adapter, null);
+      await assert.rejects(plain.evaluate(() => window.demo.set({ gpu: true })),
+                           /gpu: this browser has no WebGPU adapter/);
+    } finally {
+      await plain.close();
+      await page.bringToFront();
+    }
   });
 
   test('each warp, and each warp parameter, changes the output', async () => {

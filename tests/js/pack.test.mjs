@@ -2,8 +2,10 @@
 // package.json names only files it holds and is publishable (no "private"; `npm publish
 // --dry-run` of the tarball passes); installed into an empty project, `import` (ES module) and
 // `require` (CommonJS) both compute the spec's first example and export package.json's
-// `version`, and TypeScript (node16 resolution, through the exports map) finds the declarations
-// from an ES module and from a CommonJS module and holds users to the API.
+// `version`, `gridsample/webgpu` in Node.js through Dawn returns what the wasm path returns on
+// a 5-D volume and an RGBA image (tests/js/webgpu/installed.mjs), and TypeScript (node16
+// resolution, through the exports map) finds the declarations from an ES module and from a
+// CommonJS module and holds users to the API.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,7 +14,9 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 
+import { affineTheta } from '../../web/warps.mjs';
 import { closeTo, repo, specExample } from './helpers.mjs';
+import { checkCase } from './webgpu_page.mjs';
 
 const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -156,6 +160,55 @@ test('installed: the vector and hostile-input suites pass on its default backend
   const count = (what) => Number(new RegExp(`^# ${what} (\\d+)$`, 'm').exec(stdout)?.[1]);
   assert.equal(count('fail'), 0);
   assert.ok(count('pass') > 100, `${count('pass')} passed`);
+});
+
+test('installed, in Node.js through Dawn: gridsample/webgpu takes a LivePortrait volume and an ' +
+     'RGBA image in GPUBuffers and returns what its wasm path returns', async (t) => {
+  if (!app) return t.skip('the install test did not run');
+  // The two workloads run in a process of the project's own (tests/js/webgpu/installed.mjs),
+  // on Dawn from the repository's devDependency `webgpu` and SwiftShader from Debian's chromium,
+  // which the loader takes only from the environment Node.js starts with.
+  const script = path.join(app, 'webgpu_installed.mjs');
+  fs.copyFileSync(path.join(repo, 'tests', 'js', 'webgpu', 'installed.mjs'), script);
+  const outDir = fs.mkdtempSync(path.join(scratch, 'webgpu-'));
+  const icd = process.env.VK_ICD_FILENAMES ?? '/usr/lib/chromium/vk_swiftshader_icd.json';
+  assert.ok(fs.existsSync(icd), `no Vulkan driver for Dawn at ${icd} (the chromium package's)`);
+  const theta = affineTheta({ rotate: 10, zoom: 0.9, shear: 0, x: 0, y: 0 }, 1024, 1024);
+  const { stdout } = await run(process.execPath, [
+    script, path.join(repo, 'node_modules', 'webgpu', 'index.js'), outDir, JSON.stringify(theta),
+  ], {
+    cwd: app, timeout: 600000, maxBuffer: 1 << 20,
+    env: { ...process.env, VK_ICD_FILENAMES: icd,
+           LD_LIBRARY_PATH: process.env.LD_LIBRARY_PATH ?? '/usr/lib/chromium' },
+  });
+  const { adapter, gpuErrors, cases } = JSON.parse(stdout);
+  assert.deepEqual(gpuErrors, []);
+  // A file's elements, in a buffer of their own (a Buffer's offset may not be aligned).
+  const read = (name, Array_) => new Array_(
+      Uint8Array.from(fs.readFileSync(path.join(outDir, name))).buffer);
+
+  const volume = cases.volume;
+  assert.deepEqual([volume.dims, volume.type], [[1, 32, 16, 64, 64], 'float32']);
+  const x = { data: read('volume.x.bin', Float32Array), dims: volume.xDims, type: 'float32' };
+  const wasmY = read('volume.wasm.bin', Float32Array);
+  const gpuY = read('volume.gpu.bin', Float32Array);
+  assert.equal(gpuY.length, 32 * 16 * 64 * 64);
+  const worst = checkCase('volume', volume.options.mode, x, gpuY, wasmY);
+  // Near the identity Y is X's values blended, not padding: a Y of zeros would fail here.
+  assert.ok(wasmY.filter((v) => Math.abs(v) > 1e-3).length > 0.9 * wasmY.length);
+
+  const image = cases.image;
+  assert.deepEqual([image.dims, image.type, image.options.layout],
+                   [[1, 1024, 1024, 4], 'uint8', 'channels-last']);
+  const imageX = read('image.x.bin', Uint8Array);
+  const imageY = read('image.wasm.bin', Uint8Array);
+  assert.equal(imageY.length, 1024 * 1024 * 4);
+  assert.ok(Buffer.compare(read('image.gpu.bin', Uint8Array), imageY) === 0,
+            "the GPU's RGBA bytes are the wasm path's");
+  // Rotated and zoomed: most bytes moved, so that an X copied through would fail.
+  assert.ok(imageY.filter((v, i) => v !== imageX[i]).length > 0.9 * imageY.length);
+  t.diagnostic(`${adapter.vendor} ${adapter.architecture} ${adapter.description}: the volume ` +
+               `within ${worst.toPrecision(2)} of the float32 bound, the image bit for bit`);
 });
 
 test('TypeScript: the declarations resolve for import and require and type the API', async (t) => {
