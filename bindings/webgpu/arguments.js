@@ -15,7 +15,7 @@ const OPTION_NAMES = ['device', 'mode', 'paddingMode', 'alignCorners', 'layout',
 const AFFINE_OPTION_NAMES = ['device', 'alignCorners', 'out'];
 
 // GPUBufferUsage's flags (the WebGPU spec's values: the global is not there in every runtime).
-export const USAGE = { COPY_SRC: 0x4, COPY_DST: 0x8, STORAGE: 0x80 };
+export const USAGE = { COPY_SRC: 0x4, COPY_DST: 0x8, UNIFORM: 0x40, STORAGE: 0x80 };
 
 // The spellings the core parses (its registries, which bindings/js/assemble.mjs writes in), and
 // its messages for the others (src/api.cc), so that a bad attribute fails alike on every

@@ -9,7 +9,7 @@ import { paramWords } from './params.js';
 import { outputBuffer, submitPass, workgroups } from './pass.js';
 import { pipelineFor } from './pipelines.js';
 import { outputShape } from './shape.js';
-import { gridSampleWgsl, WORKGROUP_SIZE } from './shader.js';
+import { gridSampleModule, WORKGROUP_SIZE } from './shader.js';
 
 function readCall(x, grid, options) {
   const xt = readGpuTensor('x', x);
@@ -38,15 +38,12 @@ export function gridSample(x, grid, options) {
   const result = { buffer: y, dims: shape.yDims, type: xt.type };
   if (dispatch === null) return result;  // an empty Y: nothing to bind (a binding has bytes)
 
-  const name = `gridsample ${xt.type} ${gt.type}`;
-  const pipeline = pipelineFor(device, name, () => gridSampleWgsl(xt.type, gt.type), {
-    MODE: modeId, PADDING: paddingId, ALIGN_CORNERS: alignCorners ? 1 : 0,
-    CHANNELS_LAST: channelsLast ? 1 : 0,
-  });
+  const { name, code } = gridSampleModule(xt.type, gt.type, shape.inExtents.length, modeId);
+  const pipeline = pipelineFor(device, name, code, { PADDING: paddingId });
   submitPass(device, name, pipeline, {
     0: { buffer: xt.buffer, size: bytes.x.words },
     1: { buffer: gt.buffer, size: bytes.grid.words },
     2: { buffer: y, size: bytes.y.words },
-  }, paramWords(shape, shape.channels, dispatch[0] * WORKGROUP_SIZE), dispatch);
+  }, paramWords(shape, { alignCorners, channelsLast }, dispatch[0] * WORKGROUP_SIZE), dispatch);
   return result;
 }

@@ -1,5 +1,5 @@
 // One compute pass of a shader of this path: its dispatch size, its parameter words in a
-// storage buffer of their own (binding 3), and its submission on the device's queue.
+// buffer of their own (binding 3), and its submission on the device's queue.
 import { USAGE } from './arguments.js';
 import { WORKGROUP_SIZE } from './shader.js';
 
@@ -23,7 +23,9 @@ export function submitPass(device, label, pipeline, buffers, params, dispatch) {
   const paramBuffer = device.createBuffer({
     label: `${label} params`,
     size: params.byteLength,
-    usage: USAGE.STORAGE | USAGE.COPY_DST,
+    // GridSample's shader reads them as a uniform buffer (cheaper to read than storage where
+    // robust access checks each read), AffineGrid's, as long as its batch, as storage.
+    usage: USAGE.UNIFORM | USAGE.STORAGE | USAGE.COPY_DST,
   });
   device.queue.writeBuffer(paramBuffer, 0, params);
   const bindGroup = device.createBindGroup({

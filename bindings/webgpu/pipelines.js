@@ -1,7 +1,7 @@
 // The compute pipelines of a device: a shader module for each kind of shader (GridSample of an X
-// type × grid type, AffineGrid of a theta type), and a pipeline for each set of its override
-// constants (GridSample's mode × padding × alignment × layout), made on first use and kept while
-// the device is.
+// type × grid type × rank × mode, AffineGrid of a theta type), and a pipeline for each set of
+// its override constants (GridSample's padding), made on first use and kept while the device
+// is.
 // GPUDevice → Map(name → { module, pipelines: Map(key → pipeline) })
 const cache = new WeakMap();
 
