@@ -121,6 +121,35 @@ describe('the native backend', { skip }, () => {
     assert.deepEqual(result.shared, result.fresh);
   });
 
+  test('outputs of 32 MiB or more (advised into 2 MiB pages): the WebAssembly backend’s bits',
+       async () => {
+    // 136 channels × 512² locations of uint8 (exact on both backends): 34 MiB, fresh, and in an
+    // out that starts 4 bytes into its buffer (the advised pages lie inside Y, not at its ends).
+    const digest = (backend) => scenario(`import * as gs from 'gridsample';`, `
+      await gs.init({ backend: ${JSON.stringify(backend)} });
+      const x = { data: Uint8Array.from({ length: 136 * 24 * 24 }, (_, i) => (i * 37) % 251),
+                  dims: [1, 136, 24, 24] };
+      const grid = { data: Float32Array.from({ length: 512 * 512 * 2 },
+                                             (_, i) => Math.sin(i * 0.37) * 1.1),
+                     dims: [1, 512, 512, 2] };
+      const hash = (a) => {
+        const words = new Uint8Array(a.buffer, a.byteOffset, a.length);
+        let h = 2166136261;
+        for (let i = 0; i < words.length; ++i) h = Math.imul(h ^ words[i], 16777619) >>> 0;
+        return h;
+      };
+      const fresh = gs.gridSample(x, grid).data;
+      const out = new Uint8Array(new ArrayBuffer(fresh.byteLength + 8), 4, fresh.length);
+      gs.gridSample(x, grid, { out });
+      console.log(JSON.stringify({ bytes: fresh.byteLength, fresh: hash(fresh), out: hash(out),
+                                   some: Array.from(fresh.subarray(fresh.length - 4)) }));
+    `);
+    const [native, wasm] = await Promise.all([digest('native'), digest('wasm')]);
+    assert.ok(native.bytes >= 2 ** 25, `${native.bytes} bytes`);
+    assert.deepEqual(native, wasm);
+    assert.equal(native.out, native.fresh);
+  });
+
   test('by default where the addon loads; the wasm module\'s options ask for WebAssembly',
        async () => {
     const result = await scenario(`const gs = require('gridsample');`, `
