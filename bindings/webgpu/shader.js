@@ -198,7 +198,7 @@ fn cubic_weight(t_in: f32) -> f32 {
 }
 
 // The taps of one axis: element offsets along the axis (the tap's index times its stride), or -1
-// for a tap outside under zeros padding, and their weights; the first taps_per_axis() are used.
+// for a tap outside under zeros padding, and their weights; the first TAPS[mode] are used.
 // Vectors, not arrays, so that a compiler keeps them in registers.
 struct AxisTaps {
   offset: vec4<i32>,
@@ -252,12 +252,6 @@ fn keep_taps(a: u32, taps: AxisTaps) {
   }
 }
 
-fn taps_per_axis() -> u32 {
-  if (MODE == NEAREST) {
-    return 1u;
-  }
-  return select(4u, 2u, MODE == LINEAR);
-}
 `;
 
 // Element e of a tensor of `bytes`-byte elements packed in the u32 words of `array`.
