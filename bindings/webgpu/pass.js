@@ -23,8 +23,9 @@ export function submitPass(device, label, pipeline, buffers, params, dispatch) {
   const paramBuffer = device.createBuffer({
     label: `${label} params`,
     size: params.byteLength,
-    // GridSample's shader reads them as a uniform buffer (cheaper to read than storage where
-    // robust access checks each read), AffineGrid's, as long as its batch, as storage.
+    // GridSample's shader reads them as a uniform buffer (a fixed array of vec4s: its header
+    // and axes; no faster than storage on SwiftShader), AffineGrid's, as long as its batch, as
+    // storage.
     usage: USAGE.UNIFORM | USAGE.STORAGE | USAGE.COPY_DST,
   });
   device.queue.writeBuffer(paramBuffer, 0, params);
