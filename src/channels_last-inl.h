@@ -326,12 +326,13 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
     rows_at[row] = pixels + static_cast<size_t>(row_deltas[row]) * step + c0;
   }
   auto nan = hn::FirstN(d, 0);
-  // With one vector per pixel (x86, where a vector holds a pixel's padded channels), each
-  // weight is loaded a vector of locations at a time (`across`) and each location's lane
-  // broadcast in registers: loads bound this loop there, and that takes one load per weight
-  // and vector of locations instead of one per weight and location (docs/benchmarks.md).
+  // With one vector per pixel on x86, each weight is loaded a vector of locations at a time
+  // (`across`) and each location's lane broadcast in registers: loads bound this loop there,
+  // and that takes one load per weight and vector of locations instead of one per weight and
+  // location (docs/benchmarks.md). Not in WebAssembly, whose lane permutation is a loop of
+  // bytes under Highway 1.0.3 (R4 took 4 times as long), nor on ARM, where it was not measured.
 #if !HWY_HAVE_SCALABLE
-  constexpr bool kWeightsAcross = kVectors == 1;
+  constexpr bool kWeightsAcross = kVectors == 1 && HWY_ARCH_X86;
   const hn::RebindToSigned<D> di;
   hn::Vec<D> across[kWeightsAcross ? kWeights : 1];  // loaded at the first location
   for (auto& v : across) v = hn::Zero(d);

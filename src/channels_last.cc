@@ -31,12 +31,12 @@ void PadChannelsLast(ElementKind kind, const void* in, size_t channels, size_t p
 }
 
 // SumBlock for pixels of kVectors vectors of D, or of a count left to `width` (0) where D's
-// vectors cannot make such a pixel (between kChannelPad and kLastChunk floats): those
-// instantiations would never run, and each costs code (in WebAssembly, the module's size).
+// vectors cannot make such a pixel (kSmallPixel floats, or between kChannelPad and kLastChunk):
+// those instantiations would never run, and each costs code (in WebAssembly, the module's size).
 template <class D, size_t kTaps, size_t kRows, size_t kVectors>
 constexpr auto SumBlockFor() {
   constexpr size_t kFloats = kVectors * hn::MaxLanes(D());
-  if constexpr (kFloats >= kChannelPad && kFloats <= kLastChunk) {
+  if constexpr (kFloats == kSmallPixel || (kFloats >= kChannelPad && kFloats <= kLastChunk)) {
     return &SumBlock<D, kTaps, kRows, kVectors>;
   } else {
     return &SumBlock<D, kTaps, kRows, 0>;
@@ -85,11 +85,16 @@ bool SampleChannelsLast(ElementKind kind, const float* pixels, size_t channels, 
                         const WindowPlanView& plan, void* out, size_t channel_step,
                         size_t location_step, bool prefetch_output) {
   // Whole vectors of the target where they divide the pixels' padding and SumBlock's chunks,
-  // else vectors of at most kChannelPad lanes, which always do.
+  // else vectors of at most kChannelPad lanes, which divide every padding but kSmallPixel's,
+  // else of kSmallPixel lanes.
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   if (padded % lanes == 0 && kLastChunk % lanes == 0) {
     return SampleChannelsLastWithVectors<hn::ScalableTag<float>>(
+        kind, pixels, channels, padded, plan, out, channel_step, location_step, prefetch_output);
+  }
+  if (padded == kSmallPixel) {
+    return SampleChannelsLastWithVectors<hn::CappedTag<float, kSmallPixel>>(
         kind, pixels, channels, padded, plan, out, channel_step, location_step, prefetch_output);
   }
   return SampleChannelsLastWithVectors<hn::CappedTag<float, kChannelPad>>(
@@ -108,17 +113,21 @@ namespace {
 
 // When the path pays against the pair and quad paths on planar X (docs/benchmarks.md).
 struct Tuning {
-  // It needs this many channels (fewer leave its per-location work, a broadcast weight per
-  // tap, shared by too few) and 2 to 4 axes (1-D gathers are too cheap to beat) and an output
-  // at least half the input (the copy reads all of it). Then linear sampling pays with at
-  // least kWidth channels times rows per location (the pair path's scalar loads are cheap
-  // below) and input planes past kPlane elements unless 2-D (smaller ones stay in L1 for the
-  // pair path); cubic sampling pays in 2-D, and in 3-D from kCubic3D channels (64 taps a
-  // location: the quad path's loads stay cheaper).
+  // It needs 2 to 4 axes (1-D gathers are too cheap to beat), an output at least half the
+  // input (the copy reads all of it) and this many channels (fewer leave its per-location
+  // work, a broadcast weight per tap, shared by too few; but see kSmallPixels3D). Then linear
+  // sampling pays with at least kWidth channels times rows per location (the pair path's
+  // scalar loads are cheap below) and input planes past kPlane elements unless 2-D (smaller
+  // ones stay in L1 for the pair path); cubic sampling pays in 2-D, and in 3-D from kCubic3D
+  // channels (64 taps a location: the quad path's loads stay cheaper).
   static constexpr size_t kChannels = 8;
   static constexpr size_t kWidth = 32;
   static constexpr size_t kPlane = 4096;
   static constexpr size_t kCubic3D = 12;
+  // Volumes of 3 or 4 channels (kSmallPixel pixels, a 128-bit vector a tap) pay in 3-D, linear
+  // and cubic; in 2-D the pair and quad paths' gathers stay cheaper (W2, R7, R9: 2-5 times as
+  // fast). Fewer channels were not measured.
+  static constexpr size_t kSmallPixels3D = 3;
   // The path prefetches each block's output lines before it transposes its sums into them
   // when one batch item's output passes this many bytes: the lines of a larger output are
   // mostly not in L2, and each store would wait for its own; a smaller one stays in L2 between
@@ -126,13 +135,19 @@ struct Tuning {
   static constexpr size_t kPrefetchOutput = size_t{1} << 20;
 };
 
-// Float32 channels-last X whose pixels fill whole blocks of kChannelPad is read as it is.
+// Pixels of at most kSmallPixel channels take kSmallPixel floats, larger ones whole blocks of
+// kChannelPad.
+size_t PaddedChannels(size_t channels) {
+  return channels <= kSmallPixel ? kSmallPixel : RoundUp(channels, kChannelPad);
+}
+
+// Float32 channels-last X whose pixels are already padded is read as it is.
 bool ReadsXDirectly(const PathQuery& q) {
-  return q.channels_last && q.types.float32_x && q.channels % kChannelPad == 0;
+  return q.channels_last && q.types.float32_x && PaddedChannels(q.channels) == q.channels;
 }
 
 size_t PaddedChannels(const PathQuery& q) {
-  return ReadsXDirectly(q) ? q.channels : RoundUp(q.channels, kChannelPad);
+  return ReadsXDirectly(q) ? q.channels : PaddedChannels(q.channels);
 }
 
 }  // namespace
@@ -146,7 +161,9 @@ bool ChannelsLastFits(const PathQuery& q) {
 bool ChannelsLastPays(const PathQuery& q) {
   const Problem& p = q.problem;
   if (q.channels_last) return true;  // the kernels that read pixels beat the generic path
-  if (p.rank < 2 || q.channels < Tuning::kChannels || 2 * p.out_plane < p.in_plane) return false;
+  if (p.rank < 2 || 2 * p.out_plane < p.in_plane) return false;
+  if (q.channels <= kSmallPixel) return p.rank == 3 && q.channels >= Tuning::kSmallPixels3D;
+  if (q.channels < Tuning::kChannels) return false;
   if (q.taps == 4) return p.rank == 2 || q.channels >= Tuning::kCubic3D;
   return q.channels * q.rows >= Tuning::kWidth &&
          (p.rank == 2 || static_cast<size_t>(p.in_plane) > Tuning::kPlane);

@@ -1,9 +1,10 @@
 // The channels-last path (channels_last.cc, channels_last-inl.h): the window kernels for images
 // with many channels, and for channels-last X, reading float32 pixels that hold their channels
-// side by side, `padded` floats apart (a multiple of kChannelPad): a copy of X (ToChannelsLast,
-// PadChannelsLast), or float32 channels-last X itself where its channels are such a multiple.
-// It samples the pair path's plans of the float kinds (kF32, kF16, kBF16) and the quad path's
-// plans (kF32), and writes one plane per channel or pixels of channels side by side.
+// side by side, `padded` floats apart (kSmallPixel, or a multiple of kChannelPad): a copy of X
+// (ToChannelsLast, PadChannelsLast), or float32 channels-last X itself where its channels are
+// already so padded. It samples the pair path's plans of the float kinds (kF32, kF16, kBF16) and
+// the quad path's plans (kF32), and writes one plane per channel or pixels of channels side by
+// side.
 #ifndef GRIDSAMPLE_SRC_CHANNELS_LAST_H_
 #define GRIDSAMPLE_SRC_CHANNELS_LAST_H_
 
@@ -18,6 +19,9 @@ struct PathQuery;   // path_choice.h
 struct PathChoice;  // path_choice.h
 
 inline constexpr size_t kChannelPad = 8;
+// Pixels of at most this many channels are padded to it rather than to kChannelPad: one
+// 128-bit vector a tap, half the memory of a padded copy (3-D volumes of 4 channels, RGB).
+inline constexpr size_t kSmallPixel = 4;
 
 // The copy of X holds at most this many floats, 32 MB: one batch item's copy must fit
 // (ChannelsLastFits).
