@@ -176,6 +176,14 @@ HWY_INLINE void Transpose(const float* HWY_RESTRICT src, size_t src_pitch, size_
                           size_t columns, float* HWY_RESTRICT dst, size_t dst_pitch) {
   constexpr size_t kBlock = std::min<size_t>(kMaxBlock, GRIDSAMPLE_TRANSPOSE_BLOCK);
   if constexpr (kBlock >= 4) {
+    // Fewer rows or columns than a block go straight to smaller blocks: the loops below would
+    // call them once per block for nothing (a third of R4's copy of 4 planes, in instructions).
+    if (rows < kBlock || columns < kBlock) {
+      if (rows != 0 && columns != 0) {
+        Transpose<kBlock / 2>(src, src_pitch, rows, columns, dst, dst_pitch);
+      }
+      return;
+    }
     size_t c = 0;
     for (; c + kBlock <= columns; c += kBlock) {
       size_t j = 0;
