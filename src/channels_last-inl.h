@@ -235,21 +235,34 @@ void ToChannelsLastForKind(const void* planes, size_t channels, size_t plane, si
   // next locations use them.
   constexpr size_t kGroup = GRIDSAMPLE_TRANSPOSE_BLOCK > 8 ? GRIDSAMPLE_TRANSPOSE_BLOCK : 8;
   alignas(64) float widened[kGroup][kToLastBlock];
+  // A last group that ends short of a block of 4 planes is transposed with rows of zeros up to
+  // that block, which are the pixels' padding: the element loop for its odd planes and the
+  // padding's fill took longer (RGB planes cost more than RGBA ones).
+  const size_t last_group = (channels - 1) % kGroup + 1;
+  const size_t last_rows =
+      std::min(RoundUp(last_group, size_t{4}), padded - (channels - last_group));
+  const size_t transposed = channels - last_group + last_rows;  // floats of each pixel
   for (size_t p0 = begin; p0 < end; p0 += kToLastBlock) {
     const size_t n = std::min(kToLastBlock, end - p0);
     for (size_t c = 0; c < channels; c += kGroup) {
       const size_t group = std::min<size_t>(kGroup, channels - c);
+      const size_t rows = group == kGroup ? group : last_rows;
       const Element* first = elements + c * plane + p0;
       if constexpr (K == ElementKind::kF32) {
-        Transpose(first, plane, group, n, pixels + p0 * padded + c, padded);
-        continue;
+        if (rows == group) {
+          Transpose(first, plane, group, n, pixels + p0 * padded + c, padded);
+          continue;
+        }
+        for (size_t k = 0; k < group; ++k) std::copy_n(first + k * plane, n, widened[k]);
+      } else {
+        for (size_t k = 0; k < group; ++k) WidenRow<K>(first + k * plane, n, widened[k]);
       }
-      for (size_t k = 0; k < group; ++k) WidenRow<K>(first + k * plane, n, widened[k]);
-      Transpose(widened[0], kToLastBlock, group, n, pixels + p0 * padded + c, padded);
+      for (size_t k = group; k < rows; ++k) std::fill_n(widened[k], n, 0.0f);
+      Transpose(widened[0], kToLastBlock, rows, n, pixels + p0 * padded + c, padded);
     }
-    if (channels < padded) {  // the padding (an empty loop took a fifth of W4's copy)
+    if (transposed < padded) {  // the padding left (an empty loop took a fifth of W4's copy)
       for (size_t p = p0; p < p0 + n; ++p) {
-        std::fill(pixels + p * padded + channels, pixels + (p + 1) * padded, 0.0f);
+        std::fill(pixels + p * padded + transposed, pixels + (p + 1) * padded, 0.0f);
       }
     }
   }

@@ -114,20 +114,20 @@ namespace {
 // When the path pays against the pair and quad paths on planar X (docs/benchmarks.md).
 struct Tuning {
   // It needs 2 to 4 axes (1-D gathers are too cheap to beat), an output at least half the
-  // input (the copy reads all of it) and this many channels (fewer leave its per-location
-  // work, a broadcast weight per tap, shared by too few; but see kSmallPixels3D). Then linear
-  // sampling pays with at least kWidth channels times rows per location (the pair path's
-  // scalar loads are cheap below) and input planes past kPlane elements unless 2-D (smaller
-  // ones stay in L1 for the pair path); cubic sampling pays in 2-D, and in 3-D from kCubic3D
-  // channels (64 taps a location: the quad path's loads stay cheaper).
+  // input (the copy reads all of it) and, but for volumes, this many channels (fewer leave its
+  // per-location work, a broadcast weight per tap, shared by too few: in 2-D the pair and quad
+  // paths stay as fast or faster, up to 6 times, with 3 to 8 channels). Then linear sampling pays
+  // with at least kWidth channels times rows per location (the pair path's scalar loads are cheap
+  // below) and input planes past kPlane elements unless 2-D (smaller ones stay in L1 for the
+  // pair path); cubic sampling pays in 2-D.
   static constexpr size_t kChannels = 8;
   static constexpr size_t kWidth = 32;
   static constexpr size_t kPlane = 4096;
-  static constexpr size_t kCubic3D = 12;
-  // Volumes of 3 or 4 channels (kSmallPixel pixels, a 128-bit vector a tap) pay in 3-D, linear
-  // and cubic; in 2-D the pair and quad paths' gathers stay cheaper (W2, R7, R9: 2-5 times as
-  // fast). Fewer channels were not measured.
-  static constexpr size_t kSmallPixels3D = 3;
+  // Volumes pay from this many channels where cubic (the quad path's 16 rows of 4 taps a
+  // location and channel cost more: 1.6-2.6 times as slow with 4 to 8 channels) or linear with
+  // kSmallPixel pixels (a 128-bit vector a tap: R4); linear volumes of 5 to 7 channels stay on
+  // the pair path (0.6-0.95 times as fast on this one). Fewer channels were not measured.
+  static constexpr size_t kVolumeChannels = 3;
   // The path prefetches each block's output lines before it transposes its sums into them
   // when one batch item's output passes this many bytes: the lines of a larger output are
   // mostly not in L2, and each store would wait for its own; a smaller one stays in L2 between
@@ -162,9 +162,11 @@ bool ChannelsLastPays(const PathQuery& q) {
   const Problem& p = q.problem;
   if (q.channels_last) return true;  // the kernels that read pixels beat the generic path
   if (p.rank < 2 || 2 * p.out_plane < p.in_plane) return false;
-  if (q.channels <= kSmallPixel) return p.rank == 3 && q.channels >= Tuning::kSmallPixels3D;
+  if (p.rank == 3 && (q.taps == 4 || q.channels <= kSmallPixel)) {
+    return q.channels >= Tuning::kVolumeChannels;
+  }
   if (q.channels < Tuning::kChannels) return false;
-  if (q.taps == 4) return p.rank == 2 || q.channels >= Tuning::kCubic3D;
+  if (q.taps == 4) return true;  // 2-D: the quad path samples 1 to 3 axes
   return q.channels * q.rows >= Tuning::kWidth &&
          (p.rank == 2 || static_cast<size_t>(p.in_plane) > Tuning::kPlane);
 }
