@@ -146,16 +146,12 @@ bool ReadsXDirectly(const PathQuery& q) {
   return q.channels_last && q.types.float32_x && PaddedChannels(q.channels) == q.channels;
 }
 
-size_t PaddedChannels(const PathQuery& q) {
-  return ReadsXDirectly(q) ? q.channels : PaddedChannels(q.channels);
-}
-
 }  // namespace
 
 bool ChannelsLastFits(const PathQuery& q) {
   return q.types.channels_last && (LinearPairsFit(q) || CubicQuadsFit(q)) &&
          (ReadsXDirectly(q) ||
-          static_cast<size_t>(q.problem.in_plane) <= kMaxChannelsLast / PaddedChannels(q));
+          static_cast<size_t>(q.problem.in_plane) <= kMaxChannelsLast / PaddedChannels(q.channels));
 }
 
 bool ChannelsLastPays(const PathQuery& q) {
@@ -172,7 +168,7 @@ bool ChannelsLastPays(const PathQuery& q) {
 }
 
 void SetUpChannelsLast(const PathQuery& q, PathChoice* choice) {
-  choice->padded_channels = PaddedChannels(q);
+  choice->padded_channels = PaddedChannels(q.channels);
   choice->copy_pixels = !ReadsXDirectly(q);
   choice->prefetch_output = static_cast<double>(q.channels) *
                                 static_cast<double>(q.problem.out_plane) *

@@ -87,12 +87,9 @@ int IntOf(const Napi::Value& value) { return value.As<Napi::Number>().Int32Value
 // 2 MiB pages"). Smaller outputs come from glibc's heap, pages it reuses: the advice would
 // change memory that is not Y's alone, and has nothing to save there. Only the 2 MiB pages
 // wholly inside Y are advised; a system without THP, or where it is always on, ignores it.
-void AdviseHugePages(void* y, DType type, const std::vector<int64_t>& dims) {
+void AdviseHugePages(void* y, size_t bytes) {
   constexpr size_t kHugePage = size_t{2} << 20;
   constexpr size_t kLeast = size_t{32} << 20;
-  // dims are the wrapper's, checked against Y's length: their product fits.
-  size_t bytes = DTypeSize(type);
-  for (const int64_t d : dims) bytes *= static_cast<size_t>(d);
   if (bytes < kLeast) return;
   const uintptr_t start = reinterpret_cast<uintptr_t>(y);
   const uintptr_t begin = (start + kHugePage - 1) & ~uintptr_t{kHugePage - 1};
@@ -160,7 +157,7 @@ Napi::Value GridSampleJs(const Napi::CallbackInfo& info) {
     const std::vector<int64_t> x = Dims(info[2]), grid = Dims(info[5]), y = Dims(info[7]);
     const DType x_type = static_cast<DType>(IntOf(info[1]));
     void* const y_data = DataOf(info[6]);
-    AdviseHugePages(y_data, x_type, y);
+    AdviseHugePages(y_data, info[6].As<Napi::TypedArray>().ByteLength());
     return GridSample(
         TensorView{x_type, DataOf(info[0]), x.data(), x.size()},
         TensorView{static_cast<DType>(IntOf(info[4])), DataOf(info[3]), grid.data(), grid.size()},
