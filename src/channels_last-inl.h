@@ -347,13 +347,18 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
     rows_at[row] = pixels + static_cast<size_t>(row_deltas[row]) * step + c0;
   }
   auto nan = hn::FirstN(d, 0);
-  // With one vector per pixel on x86, each weight is loaded a vector of locations at a time
-  // (`across`) and each location's lane broadcast in registers: loads bound this loop there,
-  // and that takes one load per weight and vector of locations instead of one per weight and
-  // location (docs/benchmarks.md). Not in WebAssembly, whose lane permutation is a loop of
-  // bytes under Highway 1.0.3 (R4 took 4 times as long), nor on ARM, where it was not measured.
+  // With one vector per pixel on x86, each weight of a pair plan is loaded a vector of
+  // locations at a time (`across`) and each location's lane broadcast in registers: loads bound
+  // this loop there, and that takes one load per weight and vector of locations instead of one
+  // per weight and location (docs/benchmarks.md). Quad plans, whose weights serve 4 or 16
+  // multiply-adds each, keep it only in 512-bit vectors (measured on a Zen 5): in narrower ones
+  // the permutations compete with the multiply-adds for the vector units, where a broadcast from
+  // memory is a load alone with AVX (SSE4's load and shuffle measured no slower). Not in
+  // WebAssembly, whose lane permutation is a loop of bytes under Highway 1.0.3, nor on ARM,
+  // where it was not measured.
 #if !HWY_HAVE_SCALABLE
-  constexpr bool kWeightsAcross = kVectors == 1 && HWY_ARCH_X86;
+  constexpr bool kWeightsAcross =
+      kVectors == 1 && HWY_ARCH_X86 && (kTaps == 2 || hn::MaxLanes(D()) * sizeof(float) == 64);
   const hn::RebindToSigned<D> di;
   hn::Vec<D> across[kWeightsAcross ? kWeights : 1];  // loaded at the first location
   for (auto& v : across) v = hn::Zero(d);
