@@ -31,6 +31,10 @@ struct Tuning {
   static constexpr size_t kWindowPlanBudget = 8192;
   // Below this many weighted taps a call stays on the calling thread.
   static constexpr int64_t kParallelThreshold = 1 << 16;
+  // Work items per thread where a call's batch is too small to give each thread some: tiles of
+  // a batch item's locations, a few per thread, so that a thread the host delays holds back
+  // less of the call.
+  static constexpr size_t kItemsPerThread = 4;
   // The generic and nearest paths split channels over threads from this many per thread: two
   // threads splitting locations each read every input plane, and a block of channels shares
   // its tile's plan.
@@ -80,12 +84,18 @@ void ChooseTiles(const Problem& p, const Options& options, size_t combinations,
     choice->channel_blocks = threads;
   }
   // Tiles as large as the plan budget allows, but small enough that every thread gets a few
-  // (a batch of one image must still spread over the threads).
+  // (a batch of one image must still spread over the threads): kItemsPerThread, or one where a
+  // batch item has fewer locations than input elements per channel (a sparse sampling:
+  // keypoints, queries), whose every tile's windows may lie all over every plane, so that each
+  // tile more would read every plane's lines once more (docs/benchmarks.md, "Tiles of sparse
+  // samplings").
   size_t tile = IsWindowPath(choice->path)
                     ? Tuning::kWindowPlanBudget / combinations
                     : std::max<size_t>(Tuning::kPlanBudget / combinations, 1);
   const size_t per_batch = static_cast<size_t>(p.out_plane);
-  const size_t wanted_items = (4 * threads + choice->channel_blocks - 1) / choice->channel_blocks;
+  const size_t per_thread = p.out_plane < p.in_plane ? 1 : Tuning::kItemsPerThread;
+  const size_t wanted_items =
+      (per_thread * threads + choice->channel_blocks - 1) / choice->channel_blocks;
   if (threads > 1 && static_cast<size_t>(p.batch) < wanted_items) {
     const size_t per_item =
         (static_cast<size_t>(p.batch) * per_batch + wanted_items - 1) / wanted_items;

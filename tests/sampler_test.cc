@@ -135,6 +135,28 @@ TEST_CASE("The linear pair path equals the reference on wide outputs", "[sampler
   });
 }
 
+TEST_CASE("Sparse samplings split over threads equal the reference", "[sampler][simd]") {
+  // Fewer locations than input elements per channel, as keypoints sample: a tile per thread
+  // (ChooseTiles), the last one partial; enough taps to run on the pool.
+  test::ForEachTarget([&](int64_t) {
+    uint64_t seed = 700;
+    for (int64_t batch : {1, 3}) {
+      for (int threads : {1, 2, 3}) {
+        for (Mode mode : {Mode::kLinear, Mode::kNearest}) {
+          GridSampleTester()
+              .input({batch, 64, 48, 64})
+              .output({1, 1000})
+              .mode(mode)
+              .align_corners(true)
+              .threads(threads)
+              .seed(++seed)
+              .Test();
+        }
+      }
+    }
+  });
+}
+
 TEST_CASE("The channels-last path equals the reference", "[sampler][simd]") {
   // Linear float32/float16/bfloat16 with enough channels for the channels-last copy
   // (ChannelsLastPays in channels_last.cc): channel counts that are not a multiple of the
