@@ -5,7 +5,7 @@ import { checkLength, elementCount, shapeText } from './arguments.js';
 import { readAffineCall } from './call_arguments.js';
 import { alignUp, allocate, errorOf, heap, withDims } from './heap.js';
 import { MAX_HEAP_BYTES } from './limits.js';
-import { bytesOf, newArray } from './typed_arrays.js';
+import { bytesOf, newOutputArray } from './typed_arrays.js';
 
 // grid = AffineGrid(theta, size) on WebAssembly (runtime: loader.js's).
 export function affineGridWasm(runtime, theta, size, options) {
@@ -26,7 +26,7 @@ export function affineGridWasm(runtime, theta, size, options) {
       throw new RangeError(`gridsample: theta and the grid ${shapeText(gridDims)} need ${total} ` +
                            `bytes, more than the WebAssembly heap holds (${MAX_HEAP_BYTES})`);
     }
-    const grid = newArray(tt.array, gridCount, gridBytes, 'the grid');
+    const grid = newOutputArray(tt.array, gridCount, gridBytes, 'the grid');
     const ptr = allocate(runtime, total, 'theta and the grid');
     try {
       const gridPtr = ptr + alignUp(tt.byteLength);

@@ -7,7 +7,7 @@ import { checkOut, checkStringOutput, readSampleCall } from './call_arguments.js
 import { alignUp, allocate, attribute, errorOf, heap, putDims, withDims } from './heap.js';
 import { MAX_HEAP_BYTES } from './limits.js';
 import { sampleOnChosenThreads } from './thread_choice.js';
-import { bytesOf, newArray, stringsOfTags } from './typed_arrays.js';
+import { bytesOf, newOutputArray, stringsOfTags } from './typed_arrays.js';
 
 // Fresh outputs of at least this many bytes are allocated, and their pages touched, while the
 // call samples on the call thread (sampleNumbers): below it, faulting the pages in as the copy
@@ -103,7 +103,7 @@ function sampleNumbers(runtime, { xt, gt, xDims, gridDims, yDims, yDimsAt, modeV
   const background = out === undefined && runtime.callThread &&
                      yBytes >= BACKGROUND_OUTPUT_BYTES &&
                      (threads || runtime.threads) < runtime.cores;
-  const fresh = () => newArray(xt.array, yCount, yBytes, 'the output');
+  const fresh = () => newOutputArray(xt.array, yCount, yBytes, 'the output');
   let y;
   let yView;
   if (out !== undefined) {

@@ -77,6 +77,35 @@ export function newArray(array, count, bytes, what) {
   }
 }
 
+// Outputs of at least this many bytes are allocated without zeroing where the host allows it
+// (Node.js's Buffer.allocUnsafeSlow): V8 zeroes a new typed array's memory, which glibc hands back
+// reused, so that a large fresh output was written twice (docs/benchmarks.md, "Fresh outputs
+// without zeroing"). Smaller ones cost too little to matter.
+const UNZEROED_BYTES = 64 * 1024;
+// Taken once, as the accessors above: Node.js's own (browsers' Buffer polyfills zero anyway).
+const allocUnsafeSlow = globalThis.process?.versions?.node !== undefined &&
+                        typeof globalThis.Buffer?.allocUnsafeSlow === 'function'
+  ? globalThis.Buffer.allocUnsafeSlow : null;
+
+// newArray for an output that the call writes whole before anyone can see it (a failed call
+// drops it): in Node.js, from memory not zeroed first where it is large (UNZEROED_BYTES); its
+// buffer is its own, of its exact size, as newArray's.
+export function newOutputArray(array, count, bytes, what) {
+  const Class = ARRAY_CLASSES.get(array);
+  if (allocUnsafeSlow === null || bytes < UNZEROED_BYTES) {
+    return newArray(array, count, bytes, what);
+  }
+  let memory;
+  try {
+    memory = allocUnsafeSlow(count * Class.BYTES_PER_ELEMENT);
+  } catch {
+    throw new RangeError(`gridsample: ${what} needs ${bytes} bytes, which JavaScript cannot ` +
+                         'allocate now');
+  }
+  return new Class(apply(typedArrayBuffer, memory, []), apply(typedArrayByteOffset, memory, []),
+                   count);
+}
+
 // Y's strings from the tags the core gave for them (bindings/string_tags.h): tag i + 1 is X's
 // string i, tag 0 "" (padding).
 export function stringsOfTags(strings, tags) {

@@ -220,6 +220,36 @@ describe('out', () => {
     assert.deepEqual(Array.from(outC), [1, 2]);
   });
 
+  // Large fresh outputs come from memory not zeroed first in Node.js (typed_arrays.js,
+  // newOutputArray): that holds only if every call writes every element, as it must into `out`.
+  test('large fresh outputs: their own buffer, equal to an `out` filled with garbage first', () => {
+    const side = 96;  // 9216 locations: past 64 KiB of output in each type below
+    const grid = new Float32Array(side * side * 2);
+    for (let i = 0; i < grid.length; ++i) grid[i] = ((i * 7919) % 601) / 200 - 1.5;  // a third out
+    const cases = [['float32', Float32Array, 2], ['float64', Float64Array, 1],
+                   ['uint8', Uint8Array, 8], ['int64', BigInt64Array, 1]];
+    for (const [type, Class, channels] of cases) {
+      const x = new Class(channels * 16 * 16);
+      for (let i = 0; i < x.length; ++i) {
+        x[i] = Class === BigInt64Array ? BigInt(i % 200 + 1) : i % 200 + 1;
+      }
+      const args = [{ data: x, dims: [1, channels, 16, 16], type },
+                    { data: grid, dims: [1, side, side, 2] }];
+      for (const mode of ['linear', 'nearest']) {
+        const fresh = gridSample(...args, { mode }).data;
+        assert.ok(fresh.byteLength >= 64 * 1024, type);
+        assert.equal(fresh.byteOffset, 0);
+        assert.equal(fresh.buffer.byteLength, fresh.byteLength);
+        const out = new Class(fresh.length);
+        new Uint8Array(out.buffer).fill(0xA5);  // no element's value
+        gridSample(...args, { mode, out });
+        assert.ok(sameBits(fresh, out), `${type} ${mode}`);
+        const zeros = Array.from(fresh, Number).filter((v) => v === 0).length;
+        assert.ok(zeros > 0 && zeros < fresh.length, `${type} ${mode}: ${zeros} zeros`);
+      }
+    }
+  });
+
   test('wrong class is a TypeError, wrong length a RangeError; out is left as it was', () => {
     const { x, grid } = specExample();
     const wrongClass = new Float64Array(36).fill(3);
