@@ -3,15 +3,16 @@
 // end owns the dispatch and the path's conditions (path_choice.h).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "linear_pairs.cc"
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "aligned_row.h"
 #include "hwy/highway.h"
 #include "linear_pairs.h"
 #include "linear_pairs-inl.h"
 #include "path_choice.h"
-
-#if HWY_ONCE && HWY_ARCH_X86 && defined(__GNUC__)
-#include <cpuid.h>
-#endif
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -47,6 +48,60 @@ bool SampleLinearPairs(ElementKind kind, const void* plane, const WindowPlanView
   return false;
 }
 
+#if GRIDSAMPLE_X86_BITS == 512
+// Whether the float32 pair kernel runs faster on this CPU with the hardware's gathers: it
+// samples a plane in L1 both ways, in alternate rounds, and the fastest round of each decides
+// (the host's interruptions only ever add time). The gathers must win by a margin: where the two
+// tie, loads one by one are what every other target runs.
+bool TimeGathers() {
+  constexpr size_t kSide = 64;              // a plane of 16 KiB: in L1 on every x86 core
+  constexpr size_t kCount = 4 * kRowBlock;  // locations, scattered over the plane
+  constexpr int kRounds = 9, kCalls = 16;
+  constexpr double kMargin = 1.02;
+  alignas(64) float plane[kSide * kSide];
+  alignas(64) float grid[2 * kCount];
+  alignas(64) float weights[4 * kCount];
+  alignas(64) float out[kCount];
+  alignas(64) int32_t offsets[kCount];
+  uint32_t state = 2463534242u;
+  const auto next = [&state] {  // in [0, 1)
+    state ^= state << 13, state ^= state >> 17, state ^= state << 5;
+    return static_cast<float>(state >> 8) * 0x1p-24f;
+  };
+  for (float& value : plane) value = next();
+  for (float& value : grid) value = 2.0f * next() - 1.0f;
+  const int64_t sizes[2] = {kSide, kSide}, strides[2] = {kSide, 1};
+  int32_t row_deltas[2];
+  WindowRowDeltas(2, 2, sizes, strides, row_deltas);
+  HWY_NAMESPACE::PlanLinearPairs(grid, 2, sizes, strides, Options{}, 0, kCount, kCount, offsets,
+                                 weights);
+  const WindowPlanView plan{offsets, row_deltas, weights, 2, 2, kCount, kCount};
+  double fastest[2] = {HUGE_VAL, HUGE_VAL};  // loads one by one, gathers
+  for (int round = 0; round < kRounds; ++round) {
+    for (int gathers = 0; gathers < 2; ++gathers) {
+      PairFlags flags;
+      flags.hardware_gathers = gathers != 0;
+      const auto start = std::chrono::steady_clock::now();
+      for (int call = 0; call < kCalls; ++call) {
+        SampleLinearPairsForKind<ElementKind::kF32>(plane, plan, flags, 0, out, out);
+      }
+      const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+      fastest[gathers] = std::min(fastest[gathers], took.count());
+    }
+  }
+  return fastest[1] * kMargin < fastest[0];
+}
+#endif
+
+bool GathersPay() {
+#if GRIDSAMPLE_X86_BITS == 512
+  static const bool pays = TimeGathers();
+  return pays;
+#else
+  return false;
+#endif
+}
+
 // NOLINTNEXTLINE(google-readability-namespace-comments)
 }  // namespace HWY_NAMESPACE
 }  // namespace gridsample
@@ -78,18 +133,9 @@ void SetUpPairs(const PathQuery& q, PathChoice* choice) {
       static_cast<double>(kStreamOutput);
 }
 
-bool HardwareGathersPay() {
-#if HWY_ARCH_X86 && defined(__GNUC__)
-  static const bool intel = [] {
-    unsigned eax, ebx, ecx, edx;  // leaf 0: the vendor, "GenuineIntel" in ebx, edx, ecx
-    return __get_cpuid(0, &eax, &ebx, &ecx, &edx) != 0 && ebx == 0x756e6547u &&
-           edx == 0x49656e69u && ecx == 0x6c65746eu;
-  }();
-  return intel;
-#else
-  return false;
-#endif
-}
+HWY_EXPORT(GathersPay);
+
+bool HardwareGathersPay() { return HWY_DYNAMIC_DISPATCH(GathersPay)(); }
 
 HWY_EXPORT(PlanLinearPairs);
 HWY_EXPORT(SampleLinearPairs);

@@ -59,8 +59,11 @@ bool SampleLinearPairs(ElementKind kind, const void* plane, const WindowPlanView
                        PairFlags flags, size_t next_plane, float* out, void* dst);
 
 // Whether AVX-512's gathers load the pair kernel's float32 pairs faster than loads one by one
-// on this CPU: on Intel's cores, not on AMD's (docs/benchmarks.md has the figures). Highway
-// 1.0.3 dispatches both to one AVX-512 target, so the CPU's vendor decides. False off x86.
+// on this CPU, for the target the calls dispatch to (false on every target below 512 bits).
+// No vendor or model rule holds: Intel's Sapphire and Emerald Rapids gather faster, AMD's Zen 5
+// slower, and Intel's cores with the microcode mitigation of Gather Data Sampling are reported
+// several times slower (docs/benchmarks.md). So the first call times the kernel itself both
+// ways, on a small plane in L1 (about 0.1 ms, once per process and target), and keeps the answer.
 bool HardwareGathersPay();
 
 // Whether PlanLinearPairs can plan the call: linear, an element kind and a float32-computed

@@ -31,7 +31,7 @@ const char* SamplerPathName(SamplerPath path);
 void ForceSamplerPathForTest(std::optional<SamplerPath> path);
 
 // Test hook: from now on the pair path takes `flags` (linear_pairs.h): AVX-512's gathers or
-// loads one by one on the targets that have both, whatever the CPU (HardwareGathersPay), and
+// loads one by one on the targets that have both, whatever was timed (HardwareGathersPay), and
 // non-temporal stores or plain ones, whatever the output's size; std::nullopt lifts it. Not for
 // concurrent use, as ForceSamplerPathForTest.
 void ForcePairFlagsForTest(std::optional<PairFlags> flags);

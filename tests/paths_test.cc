@@ -156,7 +156,7 @@ TEST_CASE(
     "The pair path, with and without AVX-512's gathers and streaming stores, equals the "
     "reference",
     "[paths][simd]") {
-  // The CPU's vendor chooses the gathers (HardwareGathersPay) and the output's size the
+  // A timing on the CPU chooses the gathers (HardwareGathersPay) and the output's size the
   // non-temporal stores: each way is forced here, so that all are tested on every AVX-512
   // machine (other targets have only the loads one by one, and plain stores off x86). The
   // random outputs' planes start at every alignment, so that streaming takes each of its
