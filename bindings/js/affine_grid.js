@@ -26,7 +26,7 @@ export function affineGridWasm(runtime, theta, size, options) {
       throw new RangeError(`gridsample: theta and the grid ${shapeText(gridDims)} need ${total} ` +
                            `bytes, more than the WebAssembly heap holds (${MAX_HEAP_BYTES})`);
     }
-    const grid = newOutputArray(tt.array, gridCount, gridBytes, 'the grid');
+    const grid = newOutputArray(tt.array, gridCount, 'the grid');
     const ptr = allocate(runtime, total, 'theta and the grid');
     try {
       const gridPtr = ptr + alignUp(tt.byteLength);

@@ -103,7 +103,7 @@ function sampleNumbers(runtime, { xt, gt, xDims, gridDims, yDims, yDimsAt, modeV
   const background = out === undefined && runtime.callThread &&
                      yBytes >= BACKGROUND_OUTPUT_BYTES &&
                      (threads || runtime.threads) < runtime.cores;
-  const fresh = () => newOutputArray(xt.array, yCount, yBytes, 'the output');
+  const fresh = () => newOutputArray(xt.array, yCount, 'the output');
   let y;
   let yView;
   if (out !== undefined) {

@@ -10,7 +10,7 @@ import {
   checkOut, checkStringOutput, readAffineCall, readSampleCall,
 } from './call_arguments.js';
 import { sampleOnChosenThreads, ThreadChooser } from './thread_choice.js';
-import { bytesOf, newArray, newOutputArray, stringsOfTags, typesOf } from './typed_arrays.js';
+import { bytesOf, newOutputArray, stringsOfTags, typesOf } from './typed_arrays.js';
 
 // The runtime of the native backend (loader.js keeps it): the addon, the dtypes it has, and the
 // threads a call may use (init's numThreads, at most the hardware's).
@@ -76,7 +76,7 @@ export function gridSampleNative(runtime, x, grid, options) {
   if (xt.info.name === 'string') {
     checkStringOutput(out);
     const tagCount = elementCount(yDims);
-    const tags = newArray('Uint32Array', tagCount, tagCount * 4, 'the output strings\' tags');
+    const tags = newOutputArray('Uint32Array', tagCount, 'the output strings\' tags');
     const code = addon.gridSampleStrings(xt.dims, gt.bytes, gt.info.id, gt.dims, yDims, tags,
                                          modeValue, paddingValue, alignCorners, layoutValue,
                                          numThreads);
@@ -91,7 +91,7 @@ export function gridSampleNative(runtime, x, grid, options) {
     y = out.target;
     yBytes = out.bytes;
   } else {
-    y = newOutputArray(xt.array, yCount, yCount / xt.info.parts * xt.info.size, 'the output');
+    y = newOutputArray(xt.array, yCount, 'the output');
     yBytes = bytesOf('y', y);
   }
   // `out` may share memory with X or the grid, which the core must read as they were.
@@ -112,7 +112,7 @@ export function affineGridNative(runtime, theta, size, options) {
   const gridDims = checked(runtime, addon.affineGridShape(tt.dims, sizeValues));
   checkLength('theta', tt);
   const gridCount = elementCount(gridDims);
-  const grid = newOutputArray(tt.array, gridCount, gridCount * tt.info.size, 'the grid');
+  const grid = newOutputArray(tt.array, gridCount, 'the grid');
   const code = addon.affineGrid(tt.bytes, tt.info.id, tt.dims, sizeValues, bytesOf('grid', grid),
                                 gridDims, alignCorners);
   if (code !== 0) throw fail(runtime, code);

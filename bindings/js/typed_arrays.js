@@ -66,18 +66,7 @@ export function typesOf(registry) {
   return types;
 }
 
-// A new array of the class named `array` (a typed array's name), `count` long; a RangeError
-// naming `what` (its `bytes`) when JavaScript cannot allocate it now.
-export function newArray(array, count, bytes, what) {
-  try {
-    return new (ARRAY_CLASSES.get(array))(count);
-  } catch {
-    throw new RangeError(`gridsample: ${what} needs ${bytes} bytes, which JavaScript cannot ` +
-                         'allocate now');
-  }
-}
-
-// Outputs of at least this many bytes are allocated without zeroing where the host allows it
+// Arrays of at least this many bytes are allocated without zeroing where the host allows it
 // (Node.js's Buffer.allocUnsafeSlow): V8 zeroes a new typed array's memory, which glibc hands back
 // reused, so that a large fresh output was written twice (docs/benchmarks.md, "Fresh outputs
 // without zeroing"). Smaller ones cost too little to matter.
@@ -87,17 +76,17 @@ const allocUnsafeSlow = globalThis.process?.versions?.node !== undefined &&
                         typeof globalThis.Buffer?.allocUnsafeSlow === 'function'
   ? globalThis.Buffer.allocUnsafeSlow : null;
 
-// newArray for an output that the call writes whole before anyone can see it (a failed call
-// drops it): in Node.js, from memory not zeroed first where it is large (UNZEROED_BYTES); its
-// buffer is its own, of its exact size, as newArray's.
-export function newOutputArray(array, count, bytes, what) {
+// A new array of the class named `array` (a typed array's name), `count` long, for a call to
+// write whole before anyone can see it (a failed call drops it): in Node.js, from memory not
+// zeroed first where it is large (UNZEROED_BYTES); its buffer is its own, of its exact size,
+// either way. A RangeError naming `what` when JavaScript cannot allocate it now.
+export function newOutputArray(array, count, what) {
   const Class = ARRAY_CLASSES.get(array);
-  if (allocUnsafeSlow === null || bytes < UNZEROED_BYTES) {
-    return newArray(array, count, bytes, what);
-  }
+  const bytes = count * Class.BYTES_PER_ELEMENT;
   let memory;
   try {
-    memory = allocUnsafeSlow(count * Class.BYTES_PER_ELEMENT);
+    if (allocUnsafeSlow === null || bytes < UNZEROED_BYTES) return new Class(count);
+    memory = allocUnsafeSlow(bytes);
   } catch {
     throw new RangeError(`gridsample: ${what} needs ${bytes} bytes, which JavaScript cannot ` +
                          'allocate now');
