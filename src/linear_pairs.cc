@@ -73,6 +73,7 @@ bool TimeGathers() {
   const int64_t sizes[2] = {kSide, kSide}, strides[2] = {kSide, 1};
   int32_t row_deltas[2];
   WindowRowDeltas(2, 2, sizes, strides, row_deltas);
+  // Qualified: lookup by the arguments' namespace would find the dispatching overload too.
   HWY_NAMESPACE::PlanLinearPairs(grid, 2, sizes, strides, Options{}, 0, kCount, kCount, offsets,
                                  weights);
   const WindowPlanView plan{offsets, row_deltas, weights, 2, 2, kCount, kCount};

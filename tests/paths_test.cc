@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -170,6 +171,18 @@ TEST_CASE(
                  ++seed);
     }
   }
+}
+
+TEST_CASE("The gathers are timed once per target, and only on AVX-512 targets", "[paths][simd]") {
+  // HardwareGathersPay times the pair kernel both ways at its first call on a 512-bit target and
+  // keeps the answer: asked again, it must not time again (a second timing could answer
+  // otherwise, and a call's path would then depend on when it ran). Narrower targets have no
+  // gathers to choose, whatever the CPU.
+  test::ForEachTarget([](int64_t target) {
+    const bool first = HardwareGathersPay();
+    for (int k = 0; k < 3; ++k) CHECK(HardwareGathersPay() == first);
+    if (std::string(hwy::TargetName(target)).rfind("AVX3", 0) != 0) CHECK_FALSE(first);
+  });
 }
 
 TEST_CASE("A forced path that cannot sample a call leaves the call to one that can", "[paths]") {
