@@ -299,10 +299,21 @@ HWY_INLINE auto VisitFloatKind(ElementKind kind, F&& f) {
 }
 
 // The sum of one vector of a location's channels over its window, in the order of the pair
-// and quad kernels (WeighQuad for quads): tap(row, e) loads element e of row `row`, weight(k)
-// is the location's weight k as a vector.
+// and quad kernels (WeighQuad or WeighColumns for quads): tap(row, e) loads element e of row
+// `row`, weight(k) is the location's weight k as a vector.
 template <size_t kTaps, size_t kRows, class D, class Tap, class Weight>
 HWY_INLINE hn::Vec<D> WeighWindow(D d, const Tap& tap, const Weight& weight) {
+  if constexpr (kTaps == 4 && ColumnsFirst<kRows>()) {
+    auto a0 = hn::Zero(d), a1 = a0, a2 = a0, a3 = a0;
+    for (size_t row = 0; row < kRows; ++row) {
+      const auto w = weight(kTaps + row);
+      a0 = hn::MulAdd(tap(row, 0), w, a0);
+      a1 = hn::MulAdd(tap(row, 1), w, a1);
+      a2 = hn::MulAdd(tap(row, 2), w, a2);
+      a3 = hn::MulAdd(tap(row, 3), w, a3);
+    }
+    return WeighColumns(a0, a1, a2, a3, weight(0), weight(1), weight(2), weight(3));
+  }
   auto acc = hn::Zero(d);
   for (size_t row = 0; row < kRows; ++row) {
     if constexpr (kTaps == 4) {
@@ -404,6 +415,68 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
   }
   return hn::AllFalse(d, nan);
 }
+
+#if GRIDSAMPLE_X86_BITS >= 256
+// SumBlock for a quad plan summed columns first (ColumnsFirst) over pixels of kSmallPixel
+// floats, where a vector holds 2 or 4 such pixels (AVX2, AVX-512): a row's four taps, 16 adjacent
+// floats, are loaded in 2 or 1 vectors and summed over the rows lane by lane, each column's pixel
+// in its own 128-bit part, which WeighColumns then weighs as SumBlock's 128-bit kernel does, bit
+// for bit. That kernel takes a multiply-add a tap; this one, one for 2 or 4 taps (16 or 32 a 3-D
+// location instead of 64).
+template <size_t kRows>
+HWY_NOINLINE bool SumSmallPixelColumns(const float* pixels, size_t /*padded*/,
+                                       const int32_t* HWY_RESTRICT base_offsets,
+                                       const int32_t* row_deltas,
+                                       const float* HWY_RESTRICT row_weights, size_t pitch,
+                                       size_t i0, size_t n, size_t /*c0*/, size_t /*width*/,
+                                       float* HWY_RESTRICT sums) {
+  static_assert(ColumnsFirst<kRows>() && kRows == 16, "3-D rows summed lane by lane");
+  const hn::ScalableTag<float> d;
+  const hn::CappedTag<float, kSmallPixel> d4;
+  using V = hn::Vec<decltype(d)>;
+  constexpr size_t kLanes = hn::MaxLanes(d);
+  constexpr size_t kParts = 4 * kSmallPixel / kLanes;  // vectors a row
+  static_assert(kParts == 1 || kParts == 2, "a row in one or two vectors");
+  const float* rows_at[kRows];
+  for (size_t row = 0; row < kRows; ++row) {
+    rows_at[row] = pixels + static_cast<size_t>(row_deltas[row]) * kSmallPixel;
+  }
+  auto nan = hn::FirstN(d4, 0);
+  for (size_t j = 0; j < n; ++j) {
+    const size_t i = i0 + j;
+    const size_t corner = static_cast<size_t>(base_offsets[i]) * kSmallPixel;
+    V part[kParts];
+    for (auto& v : part) v = hn::Zero(d);
+    for (size_t row = 0; row < kRows; ++row) {
+      const auto w = hn::Set(d, row_weights[(4 + row) * pitch + i]);
+      for (size_t q = 0; q < kParts; ++q) {
+        part[q] = hn::MulAdd(hn::LoadU(d, rows_at[row] + corner + q * kLanes), w, part[q]);
+      }
+    }
+    hn::Vec<decltype(d4)> column[4];  // each column's pixel
+    const hn::Half<decltype(d)> dh;
+    if constexpr (kParts == 2) {
+      for (size_t q = 0; q < 2; ++q) {
+        column[2 * q] = hn::LowerHalf(dh, part[q]);
+        column[2 * q + 1] = hn::UpperHalf(dh, part[q]);
+      }
+    } else {
+      const hn::Half<decltype(dh)> dq;
+      const auto low = hn::LowerHalf(dh, part[0]), high = hn::UpperHalf(dh, part[0]);
+      column[0] = hn::LowerHalf(dq, low);
+      column[1] = hn::UpperHalf(dq, low);
+      column[2] = hn::LowerHalf(dq, high);
+      column[3] = hn::UpperHalf(dq, high);
+    }
+    const auto weight = [&](size_t k) { return hn::Set(d4, row_weights[k * pitch + i]); };
+    const auto total = WeighColumns(column[0], column[1], column[2], column[3], weight(0),
+                                    weight(1), weight(2), weight(3));
+    nan = hn::Or(nan, hn::IsNaN(total));
+    hn::StoreU(total, d4, sums + j * kLastSumsPitch);
+  }
+  return hn::AllFalse(d4, nan);
+}
+#endif  // GRIDSAMPLE_X86_BITS >= 256
 
 // Calls f(std::integral_constant<size_t, taps>, std::integral_constant<size_t, rows>) for the
 // window plans this path samples: pairs (2 taps, VisitPairRows) and quads (4, VisitQuadRows).

@@ -30,13 +30,20 @@ void PadChannelsLast(ElementKind kind, const void* in, size_t channels, size_t p
   });
 }
 
-// SumBlock for pixels of kVectors vectors of D, or of a count left to `width` (0) where D's
-// vectors cannot make such a pixel (kSmallPixel floats, or between kChannelPad and kLastChunk):
-// those instantiations would never run, and each costs code (in WebAssembly, the module's size).
+// SumBlock for pixels of kVectors vectors of D (SumSmallPixelColumns for kSmallPixel floats
+// where it takes the plan), or of a count left to `width` (0) where D's vectors cannot make
+// such a pixel (kSmallPixel floats, or between kChannelPad and kLastChunk): those
+// instantiations would never run, and each costs code (in WebAssembly, the module's size).
 template <class D, size_t kTaps, size_t kRows, size_t kVectors>
 constexpr auto SumBlockFor() {
   constexpr size_t kFloats = kVectors * hn::MaxLanes(D());
-  if constexpr (kFloats == kSmallPixel || (kFloats >= kChannelPad && kFloats <= kLastChunk)) {
+  if constexpr (kFloats == kSmallPixel && kTaps == 4 && ColumnsFirst<kRows>() &&
+                GRIDSAMPLE_X86_BITS >= 256) {
+#if GRIDSAMPLE_X86_BITS >= 256
+    return &SumSmallPixelColumns<kRows>;
+#endif
+  } else if constexpr (kFloats == kSmallPixel ||
+                       (kFloats >= kChannelPad && kFloats <= kLastChunk)) {
     return &SumBlock<D, kTaps, kRows, kVectors>;
   } else {
     return &SumBlock<D, kTaps, kRows, 0>;

@@ -199,18 +199,17 @@ TEST_CASE("The channels-last path equals the pair and quad paths bit for bit", "
   // One image sampled whole on the channels-last path and one channel at a time on the pair
   // (linear) or quad (cubic) path, which channels_last.h promises give the same bits; a NaN and
   // an infinite grid value and an infinite input element take the exact recompute on both.
-  const int64_t channels = 20, height = 24, width = 31;
-  const std::vector<int64_t> x_shape = {1, channels, height, width};
-  const std::vector<int64_t> plane_shape = {1, 1, height, width};
-  const std::vector<int64_t> grid_shape = {1, 26, 29, 2};
-  const std::vector<int64_t> y_shape = {1, channels, 26, 29};
-  const std::vector<int64_t> y_plane_shape = {1, 1, 26, 29};
-  std::mt19937_64 rng(77);
-  std::uniform_real_distribution<double> value(-4.0, 4.0), coordinate(-1.2, 1.2);
-  test::AnyTensor grid(DType::kFloat32, grid_shape);
-  for (size_t i = 0; i < grid.size(); ++i) grid.Set(i, coordinate(rng));
-  grid.Set(7, std::numeric_limits<double>::quiet_NaN());
-  grid.Set(40, std::numeric_limits<double>::infinity());
+  // Images of 20 channels (pixels of whole vectors) and volumes of 3, 4 and 12: pixels of
+  // kSmallPixel floats, which 256- and 512-bit targets sum 2 or 4 taps a vector in 3-D cubic
+  // (SumSmallPixelColumns), and of 16.
+  struct Geometry {
+    int64_t channels;
+    std::vector<int64_t> in, out;  // spatial sizes
+  };
+  const Geometry geometries[] = {{20, {24, 31}, {26, 29}},
+                                 {4, {6, 7, 9}, {5, 6, 11}},
+                                 {3, {5, 8, 6}, {4, 7, 5}},
+                                 {12, {4, 5, 7}, {3, 5, 6}}};
   struct Case {
     Mode mode;
     SamplerPath plane_path;
@@ -219,41 +218,67 @@ TEST_CASE("The channels-last path equals the pair and quad paths bit for bit", "
   const Case cases[] = {
       {Mode::kLinear, SamplerPath::kPairs, {DType::kFloat32, DType::kFloat16, DType::kBFloat16}},
       {Mode::kCubic, SamplerPath::kQuads, {DType::kFloat32}}};
-  test::ForEachTarget([&](int64_t) {
-    for (const Case& k : cases) {
-      for (DType dtype : k.dtypes) {
-        INFO("dtype " << test::InfoOf(dtype).name << ", mode " << ModeName(k.mode));
-        test::AnyTensor x(dtype, x_shape), y(dtype, y_shape);
-        for (size_t i = 0; i < x.size(); ++i) x.Set(i, value(rng));
-        x.Set(3 * height * width + 100, std::numeric_limits<double>::infinity());
-        for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
-          Options options;
-          options.mode = k.mode;
-          options.padding = padding;
-          {
-            const test::ForcedPath whole(SamplerPath::kChannelsLast);
-            REQUIRE(GridSample(x.view(), grid.view(), y.mutable_view(), options).ok());
-          }
-          const test::ForcedPath planes(k.plane_path);
-          const size_t in_plane = static_cast<size_t>(height * width), out_plane = 26 * 29;
-          for (int64_t c = 0; c < channels; ++c) {
-            test::AnyTensor x_plane(dtype, plane_shape), y_plane(dtype, y_plane_shape);
-            for (size_t i = 0; i < in_plane; ++i) {
-              x_plane.SetBits(i, x.Bits(static_cast<size_t>(c) * in_plane + i));
+  std::mt19937_64 rng(77);
+  std::uniform_real_distribution<double> value(-4.0, 4.0), coordinate(-1.2, 1.2);
+  for (const Geometry& g : geometries) {
+    const int64_t channels = g.channels;
+    std::vector<int64_t> x_shape = {1, channels}, plane_shape = {1, 1}, y_shape = {1, channels},
+                         y_plane_shape = {1, 1}, grid_shape = {1};
+    size_t in_plane = 1, out_plane = 1;
+    for (int64_t size : g.in) {
+      x_shape.push_back(size);
+      plane_shape.push_back(size);
+      in_plane *= static_cast<size_t>(size);
+    }
+    for (int64_t size : g.out) {
+      y_shape.push_back(size);
+      y_plane_shape.push_back(size);
+      grid_shape.push_back(size);
+      out_plane *= static_cast<size_t>(size);
+    }
+    grid_shape.push_back(static_cast<int64_t>(g.in.size()));
+    test::AnyTensor grid(DType::kFloat32, grid_shape);
+    for (size_t i = 0; i < grid.size(); ++i) grid.Set(i, coordinate(rng));
+    grid.Set(7, std::numeric_limits<double>::quiet_NaN());
+    grid.Set(40, std::numeric_limits<double>::infinity());
+    test::ForEachTarget([&](int64_t) {
+      for (const Case& k : cases) {
+        for (DType dtype : k.dtypes) {
+          INFO("dtype " << test::InfoOf(dtype).name << ", mode " << ModeName(k.mode) << ", "
+                        << channels << " channels, rank " << g.in.size());
+          test::AnyTensor x(dtype, x_shape), y(dtype, y_shape);
+          for (size_t i = 0; i < x.size(); ++i) x.Set(i, value(rng));
+          x.Set(static_cast<size_t>(channels / 2) * in_plane + 5,
+                std::numeric_limits<double>::infinity());
+          for (Padding padding : {Padding::kZeros, Padding::kBorder, Padding::kReflection}) {
+            Options options;
+            options.mode = k.mode;
+            options.padding = padding;
+            {
+              const test::ForcedPath whole(SamplerPath::kChannelsLast);
+              REQUIRE(GridSample(x.view(), grid.view(), y.mutable_view(), options).ok());
             }
-            REQUIRE(GridSample(x_plane.view(), grid.view(), y_plane.mutable_view(), options).ok());
-            size_t differing = 0;
-            for (size_t i = 0; i < out_plane; ++i) {
-              const uint64_t whole = y.Bits(static_cast<size_t>(c) * out_plane + i);
-              differing += whole != y_plane.Bits(i) ? 1 : 0;
+            const test::ForcedPath planes(k.plane_path);
+            for (int64_t c = 0; c < channels; ++c) {
+              test::AnyTensor x_plane(dtype, plane_shape), y_plane(dtype, y_plane_shape);
+              for (size_t i = 0; i < in_plane; ++i) {
+                x_plane.SetBits(i, x.Bits(static_cast<size_t>(c) * in_plane + i));
+              }
+              REQUIRE(
+                  GridSample(x_plane.view(), grid.view(), y_plane.mutable_view(), options).ok());
+              size_t differing = 0;
+              for (size_t i = 0; i < out_plane; ++i) {
+                const uint64_t whole = y.Bits(static_cast<size_t>(c) * out_plane + i);
+                differing += whole != y_plane.Bits(i) ? 1 : 0;
+              }
+              INFO("channel " << c << ", padding " << PaddingName(padding));
+              CHECK(differing == 0);
             }
-            INFO("channel " << c << ", padding " << PaddingName(padding));
-            CHECK(differing == 0);
           }
         }
       }
-    }
-  });
+    });
+  }
 }
 
 TEST_CASE("The channels-last path copies large batches an item at a time", "[sampler]") {
