@@ -340,8 +340,8 @@ HWY_INLINE hn::Vec<D> WeighWindow(D d, const Tap& tap, const Weight& weight) {
 // each pixel is that many whole vectors (padded = kVectors * lanes, one chunk): then every
 // tap is a constant offset from its row's first, which the compiler folds into the loads, in
 // fewer micro-ops than with a register index (docs/benchmarks.md); 0 leaves the count to
-// `width`.
-template <class D, size_t kTaps, size_t kRows, size_t kVectors>
+// `width`. kPairsPermuted: how a pair plan's weights reach pixels of one vector on x86 (below).
+template <class D, size_t kTaps, size_t kRows, size_t kVectors, bool kPairsPermuted = true>
 HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
                            const int32_t* HWY_RESTRICT base_offsets, const int32_t* row_deltas,
                            const float* HWY_RESTRICT row_weights, size_t pitch, size_t i0, size_t n,
@@ -358,18 +358,21 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
     rows_at[row] = pixels + static_cast<size_t>(row_deltas[row]) * step + c0;
   }
   auto nan = hn::FirstN(d, 0);
-  // With one vector per pixel on x86, each weight of a pair plan is loaded a vector of
-  // locations at a time (`across`) and each location's lane broadcast in registers: loads bound
-  // this loop there, and that takes one load per weight and vector of locations instead of one
-  // per weight and location (docs/benchmarks.md). Quad plans, whose weights serve 4 or 16
-  // multiply-adds each, keep it only in 512-bit vectors (measured on a Zen 5): in narrower ones
-  // the permutations compete with the multiply-adds for the vector units, where a broadcast from
-  // memory is a load alone with AVX (SSE4's load and shuffle measured no slower). Not in
+  // With one vector per pixel on x86, each weight of a pair plan may be loaded a vector of
+  // locations at a time (`across`) and each location's lane permuted out in registers: one load
+  // per weight and vector of locations instead of one per weight and location, for a
+  // permutation on the vector units, which the multiply-adds use too. For pixels of
+  // kSmallPixel floats the CPU decides (kPairsPermuted, PermutedWeightsPay: an AMD Zen 3 ran
+  // R4 1.1 times as fast permuted, an Intel Xeon 1.05-1.1 times as fast broadcast); wider
+  // pixels permute (docs/benchmarks.md). Quad plans, whose weights serve 4 or 16 multiply-adds
+  // each, permute only in 512-bit vectors (measured on a Zen 5): in narrower ones a broadcast
+  // from memory is a load alone with AVX (SSE4's load and shuffle measured no slower). Not in
   // WebAssembly, whose lane permutation is a loop of bytes under Highway 1.0.3, nor on ARM,
   // where it was not measured.
 #if !HWY_HAVE_SCALABLE
   constexpr bool kWeightsAcross =
-      kVectors == 1 && HWY_ARCH_X86 && (kTaps == 2 || hn::MaxLanes(D()) * sizeof(float) == 64);
+      kVectors == 1 && HWY_ARCH_X86 &&
+      (kTaps == 2 ? kPairsPermuted : hn::MaxLanes(D()) * sizeof(float) == 64);
   const hn::RebindToSigned<D> di;
   hn::Vec<D> across[kWeightsAcross ? kWeights : 1];  // loaded at the first location
   for (auto& v : across) v = hn::Zero(d);

@@ -11,6 +11,7 @@
 #include "channels_last-inl.h"
 #include "cubic_quads.h"
 #include "path_choice.h"
+#include "timed_choice.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -34,7 +35,7 @@ void PadChannelsLast(ElementKind kind, const void* in, size_t channels, size_t p
 // where it takes the plan), or of a count left to `width` (0) where D's vectors cannot make
 // such a pixel (kSmallPixel floats, or between kChannelPad and kLastChunk): those
 // instantiations would never run, and each costs code (in WebAssembly, the module's size).
-template <class D, size_t kTaps, size_t kRows, size_t kVectors>
+template <class D, size_t kTaps, size_t kRows, size_t kVectors, bool kPermuted>
 constexpr auto SumBlockFor() {
   constexpr size_t kFloats = kVectors * hn::MaxLanes(D());
   if constexpr (kFloats == kSmallPixel && kTaps == 4 && ColumnsFirst<kRows>() &&
@@ -44,28 +45,36 @@ constexpr auto SumBlockFor() {
 #endif
   } else if constexpr (kFloats == kSmallPixel ||
                        (kFloats >= kChannelPad && kFloats <= kLastChunk)) {
-    return &SumBlock<D, kTaps, kRows, kVectors>;
+    return &SumBlock<D, kTaps, kRows, kVectors, kPermuted>;
   } else {
     return &SumBlock<D, kTaps, kRows, 0>;
   }
 }
+
+// Whether SumBlock's pair plans choose between permuted and broadcast weights for pixels of one
+// vector (kPairsPermuted): on x86 only.
+constexpr bool kWeighsEitherWay = HWY_ARCH_X86 && !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR;
 
 // SampleChannelsLast in vectors of D.
 template <class D>
 bool SampleChannelsLastWithVectors(ElementKind kind, const float* pixels, size_t channels,
                                    size_t padded, const WindowPlanView& plan, void* out,
                                    size_t channel_step, size_t location_step,
-                                   bool prefetch_output) {
+                                   ChannelsLastFlags flags) {
   // Pixels of 1, 2, 4 or 8 whole vectors (SumBlock's kVectors) where vectors have a fixed size.
   const size_t lanes = hn::Lanes(D());
   const size_t vectors =
       HWY_HAVE_SCALABLE || padded > kLastChunk || padded % lanes != 0 ? 0 : padded / lanes;
-  const auto sum = VisitWindowPlan(plan.taps, plan.rows, [vectors](auto t, auto r) {
+  const bool permuted = flags.permuted_weights;
+  const auto sum = VisitWindowPlan(plan.taps, plan.rows, [vectors, permuted](auto t, auto r) {
     constexpr size_t kTaps = decltype(t)::value, kRows = decltype(r)::value;
-    return vectors == 1   ? SumBlockFor<D, kTaps, kRows, 1>()
-           : vectors == 2 ? SumBlockFor<D, kTaps, kRows, 2>()
-           : vectors == 4 ? SumBlockFor<D, kTaps, kRows, 4>()
-           : vectors == 8 ? SumBlockFor<D, kTaps, kRows, 8>()
+    if constexpr (kTaps == 2 && kWeighsEitherWay) {
+      if (vectors == 1 && !permuted) return SumBlockFor<D, kTaps, kRows, 1, false>();
+    }
+    return vectors == 1   ? SumBlockFor<D, kTaps, kRows, 1, true>()
+           : vectors == 2 ? SumBlockFor<D, kTaps, kRows, 2, true>()
+           : vectors == 4 ? SumBlockFor<D, kTaps, kRows, 4, true>()
+           : vectors == 8 ? SumBlockFor<D, kTaps, kRows, 8, true>()
                           : &SumBlock<D, kTaps, kRows, 0>;
   });
   const bool planes = location_step == 1;
@@ -82,30 +91,75 @@ bool SampleChannelsLastWithVectors(ElementKind kind, const float* pixels, size_t
       finite &= sum(pixels, padded, plan.base_offsets, plan.row_deltas, plan.row_weights,
                     plan.pitch, i0, n, c0, width, sums);
       store(sums, n, width, out, c0 * channel_step + i0 * location_step, out_pitch,
-            prefetch_output);
+            flags.prefetch_output);
     }
   }
   return !finite;
 }
 
+// Calls f(D()) for the vectors SampleChannelsLast sums pixels of `padded` floats in: whole
+// vectors of the target where they divide the pixels' padding and SumBlock's chunks, else
+// vectors of at most kChannelPad lanes, which divide every padding but kSmallPixel's, else of
+// kSmallPixel lanes.
+template <class F>
+auto VisitPixelVectors(size_t padded, F&& f) {
+  const size_t lanes = hn::Lanes(hn::ScalableTag<float>());
+  if (padded % lanes == 0 && kLastChunk % lanes == 0) return f(hn::ScalableTag<float>());
+  if (padded == kSmallPixel) return f(hn::CappedTag<float, kSmallPixel>());
+  return f(hn::CappedTag<float, kChannelPad>());
+}
+
 bool SampleChannelsLast(ElementKind kind, const float* pixels, size_t channels, size_t padded,
                         const WindowPlanView& plan, void* out, size_t channel_step,
-                        size_t location_step, bool prefetch_output) {
-  // Whole vectors of the target where they divide the pixels' padding and SumBlock's chunks,
-  // else vectors of at most kChannelPad lanes, which divide every padding but kSmallPixel's,
-  // else of kSmallPixel lanes.
-  const hn::ScalableTag<float> d;
-  const size_t lanes = hn::Lanes(d);
-  if (padded % lanes == 0 && kLastChunk % lanes == 0) {
-    return SampleChannelsLastWithVectors<hn::ScalableTag<float>>(
-        kind, pixels, channels, padded, plan, out, channel_step, location_step, prefetch_output);
-  }
-  if (padded == kSmallPixel) {
-    return SampleChannelsLastWithVectors<hn::CappedTag<float, kSmallPixel>>(
-        kind, pixels, channels, padded, plan, out, channel_step, location_step, prefetch_output);
-  }
-  return SampleChannelsLastWithVectors<hn::CappedTag<float, kChannelPad>>(
-      kind, pixels, channels, padded, plan, out, channel_step, location_step, prefetch_output);
+                        size_t location_step, ChannelsLastFlags flags) {
+  return VisitPixelVectors(padded, [&](auto d) {
+    return SampleChannelsLastWithVectors<decltype(d)>(kind, pixels, channels, padded, plan, out,
+                                                      channel_step, location_step, flags);
+  });
+}
+
+// Whether SumBlock weighs a 3-D pair plan over pixels of one vector of D faster with its
+// weights permuted than broadcast (SecondWayFaster): 128 locations scattered over a volume of
+// 8 x 8 x 8 pixels (8 KiB: in L1). Where the two tie, the permutation stays, as before the
+// timing.
+template <class D>
+bool TimePermutedWeights() {
+  constexpr size_t kLanes = hn::MaxLanes(D());  // floats a pixel
+  constexpr size_t kSide = 8, kCount = kLastBlock, kRank = 3;
+  constexpr size_t kRows = 4, kWeights = WindowWeights(2, kRows);
+  alignas(64) float pixels[kSide * kSide * kSide * kLanes];
+  alignas(64) float grid[kRank * kCount];
+  alignas(64) float weights[kWeights * kCount];
+  alignas(64) float sums[kLastBlock * kLastSumsPitch];
+  alignas(64) int32_t offsets[kCount];
+  ProbeNumbers numbers;
+  for (float& value : pixels) value = numbers.Next();
+  for (float& value : grid) value = 2.0f * numbers.Next() - 1.0f;
+  const int64_t sizes[kRank] = {kSide, kSide, kSide}, strides[kRank] = {kSide * kSide, kSide, 1};
+  int32_t row_deltas[kRows];
+  WindowRowDeltas(kRank, 2, sizes, strides, row_deltas);
+  PlanLinearPairs(grid, kRank, sizes, strides, Options{}, 0, kCount, kCount, offsets, weights);
+  return !SecondWayFaster(
+      [&](bool broadcast) {
+        (broadcast ? &SumBlock<D, 2, kRows, 1, false>
+                   : &SumBlock<D, 2, kRows, 1, true>)(pixels, kLanes, offsets, row_deltas, weights,
+                                                      kCount, 0, kCount, 0, kLanes, sums);
+      },
+      16);
+}
+
+template <class D>
+bool PermutedWeightsPayFor() {
+  static const bool pays = TimePermutedWeights<D>();
+  return pays;
+}
+
+bool PermutedWeightsPay(size_t padded) {
+  if (padded != kSmallPixel) return true;
+  return VisitPixelVectors(padded, [](auto d) {
+    if constexpr (kWeighsEitherWay) return PermutedWeightsPayFor<decltype(d)>();
+    return true;
+  });
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
@@ -177,15 +231,19 @@ bool ChannelsLastPays(const PathQuery& q) {
 void SetUpChannelsLast(const PathQuery& q, PathChoice* choice) {
   choice->padded_channels = PaddedChannels(q.channels);
   choice->copy_pixels = !ReadsXDirectly(q);
-  choice->prefetch_output = static_cast<double>(q.channels) *
-                                static_cast<double>(q.problem.out_plane) *
-                                static_cast<double>(q.types.x_bytes) >
-                            static_cast<double>(Tuning::kPrefetchOutput);
+  choice->last_flags.prefetch_output = static_cast<double>(q.channels) *
+                                           static_cast<double>(q.problem.out_plane) *
+                                           static_cast<double>(q.types.x_bytes) >
+                                       static_cast<double>(Tuning::kPrefetchOutput);
+  // Only linear calls weigh pair plans (and only they may time the two ways).
+  if (q.taps == 2)
+    choice->last_flags.permuted_weights = PermutedWeightsPay(choice->padded_channels);
 }
 
 HWY_EXPORT(ToChannelsLast);
 HWY_EXPORT(PadChannelsLast);
 HWY_EXPORT(SampleChannelsLast);
+HWY_EXPORT(PermutedWeightsPay);
 
 void ToChannelsLast(ElementKind kind, const void* planes, size_t channels, size_t plane,
                     size_t padded, size_t begin, size_t end, float* pixels) {
@@ -197,10 +255,12 @@ void PadChannelsLast(ElementKind kind, const void* in, size_t channels, size_t p
 }
 bool SampleChannelsLast(ElementKind kind, const float* pixels, size_t channels, size_t padded,
                         const WindowPlanView& plan, void* out, size_t channel_step,
-                        size_t location_step, bool prefetch_output) {
+                        size_t location_step, ChannelsLastFlags flags) {
   return HWY_DYNAMIC_DISPATCH(SampleChannelsLast)(kind, pixels, channels, padded, plan, out,
-                                                  channel_step, location_step, prefetch_output);
+                                                  channel_step, location_step, flags);
 }
+
+bool PermutedWeightsPay(size_t padded) { return HWY_DYNAMIC_DISPATCH(PermutedWeightsPay)(padded); }
 
 }  // namespace gridsample
 #endif  // HWY_ONCE

@@ -51,17 +51,37 @@ void ToChannelsLast(ElementKind kind, const void* planes, size_t channels, size_
 void PadChannelsLast(ElementKind kind, const void* in, size_t channels, size_t padded, size_t begin,
                      size_t end, float* pixels);
 
+// How SampleChannelsLast stores and weighs (PathChoice::last_flags); the sums are the same
+// either way.
+struct ChannelsLastFlags {
+  // The planes' lines are prefetched before each block is stored (for outputs beyond L2).
+  bool prefetch_output = false;
+  // A pair plan's weights, for pixels of one vector on x86, are loaded a vector of locations at
+  // a time and permuted out, else broadcast from memory at each location
+  // (PermutedWeightsPay).
+  bool permuted_weights = true;
+};
+
 // SampleLinearPairs(kind, ...) (plan.taps = 2, a plan of PlanLinearPairs) or SampleCubicQuads
 // (plan.taps = 4, a plan of PlanCubicQuads, kind kF32) for every channel c < channels of one
 // batch item at once, from its pixels: the outputs (elements of `kind`) go to
 // out[c * channel_step + i * location_step] for i < plan.count (planes: location_step 1; pixels:
 // channel_step 1), equal bit for bit to the pair or quad path's. Loads stay within the pixels'
-// `padded` floats. With `prefetch_output`, the planes' lines are prefetched before each block
-// is stored (for outputs beyond L2). Returns whether some sum may be NaN: the caller finds those
-// (NaN outputs) and recomputes them, as for the pair and quad paths.
+// `padded` floats. Returns whether some sum may be NaN: the caller finds those (NaN outputs)
+// and recomputes them, as for the pair and quad paths.
 bool SampleChannelsLast(ElementKind kind, const float* pixels, size_t channels, size_t padded,
                         const WindowPlanView& plan, void* out, size_t channel_step,
-                        size_t location_step, bool prefetch_output);
+                        size_t location_step, ChannelsLastFlags flags);
+
+// Whether a pair plan over pixels of `padded` floats runs faster with its weights permuted out
+// of vectors of locations than broadcast from memory (ChannelsLastFlags::permuted_weights) on
+// this CPU, for the target the calls dispatch to. For pixels of kSmallPixel floats on x86, where
+// CPUs differ (an AMD Zen 3 permuted faster, an Intel Xeon broadcast faster:
+// docs/benchmarks.md), the first call times SumBlock both ways on a small volume of its own
+// (about 0.15 ms, once per process and target) and keeps the answer. Elsewhere true: wider
+// pixels permute, as the measured CPUs agree there (a Zen 5 1.12 times as fast on W4, the Xeon
+// the same), and targets off x86 read neither.
+bool PermutedWeightsPay(size_t padded);
 
 }  // namespace gridsample
 

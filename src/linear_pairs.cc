@@ -3,16 +3,13 @@
 // end owns the dispatch and the path's conditions (path_choice.h).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "linear_pairs.cc"
-#include <algorithm>
-#include <chrono>
-#include <cmath>
-
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "aligned_row.h"
 #include "hwy/highway.h"
 #include "linear_pairs.h"
 #include "linear_pairs-inl.h"
 #include "path_choice.h"
+#include "timed_choice.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -49,27 +46,20 @@ bool SampleLinearPairs(ElementKind kind, const void* plane, const WindowPlanView
 }
 
 #if GRIDSAMPLE_X86_BITS == 512
-// Whether the float32 pair kernel runs faster on this CPU with the hardware's gathers: it
-// samples a plane in L1 both ways, in alternate rounds, and the fastest round of each decides
-// (the host's interruptions only ever add time). The gathers must win by a margin: where the two
-// tie, loads one by one are what every other target runs.
+// Whether the float32 pair kernel runs faster on this CPU with the hardware's gathers
+// (SecondWayFaster): it samples a plane in L1 both ways. Where the two tie, loads one by one are
+// what every other target runs.
 bool TimeGathers() {
   constexpr size_t kSide = 64;              // a plane of 16 KiB: in L1 on every x86 core
   constexpr size_t kCount = 4 * kRowBlock;  // locations, scattered over the plane
-  constexpr int kRounds = 9, kCalls = 16;
-  constexpr double kMargin = 1.02;
   alignas(64) float plane[kSide * kSide];
   alignas(64) float grid[2 * kCount];
   alignas(64) float weights[4 * kCount];
   alignas(64) float out[kCount];
   alignas(64) int32_t offsets[kCount];
-  uint32_t state = 2463534242u;
-  const auto next = [&state] {  // in [0, 1)
-    state ^= state << 13, state ^= state >> 17, state ^= state << 5;
-    return static_cast<float>(state >> 8) * 0x1p-24f;
-  };
-  for (float& value : plane) value = next();
-  for (float& value : grid) value = 2.0f * next() - 1.0f;
+  ProbeNumbers numbers;
+  for (float& value : plane) value = numbers.Next();
+  for (float& value : grid) value = 2.0f * numbers.Next() - 1.0f;
   const int64_t sizes[2] = {kSide, kSide}, strides[2] = {kSide, 1};
   int32_t row_deltas[2];
   WindowRowDeltas(2, 2, sizes, strides, row_deltas);
@@ -77,20 +67,13 @@ bool TimeGathers() {
   HWY_NAMESPACE::PlanLinearPairs(grid, 2, sizes, strides, Options{}, 0, kCount, kCount, offsets,
                                  weights);
   const WindowPlanView plan{offsets, row_deltas, weights, 2, 2, kCount, kCount};
-  double fastest[2] = {HUGE_VAL, HUGE_VAL};  // loads one by one, gathers
-  for (int round = 0; round < kRounds; ++round) {
-    for (int gathers = 0; gathers < 2; ++gathers) {
-      PairFlags flags;
-      flags.hardware_gathers = gathers != 0;
-      const auto start = std::chrono::steady_clock::now();
-      for (int call = 0; call < kCalls; ++call) {
+  return SecondWayFaster(
+      [&](bool gathers) {
+        PairFlags flags;
+        flags.hardware_gathers = gathers;
         SampleLinearPairsForKind<ElementKind::kF32>(plane, plan, flags, 0, out, out);
-      }
-      const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-      fastest[gathers] = std::min(fastest[gathers], took.count());
-    }
-  }
-  return fastest[1] * kMargin < fastest[0];
+      },
+      16);
 }
 #endif
 

@@ -59,6 +59,7 @@ static_assert(std::size(kPathTable) == kSamplerPaths, "one row per SamplerPath")
 std::atomic<int> forced_path{-1};  // ForceSamplerPathForTest's path, or -1
 // ForcePairFlagsForTest's flags (hardware_gathers in bit 0, stream_output in bit 1), or -1.
 std::atomic<int> forced_pair_flags{-1};
+std::atomic<int> forced_permuted_weights{-1};  // ForcePermutedWeightsForTest's choice, or -1
 
 const PathRow& ChooseRow(const PathQuery& query) {
   const int forced = forced_path.load(std::memory_order_relaxed);
@@ -130,6 +131,10 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
     choice.pair_flags.hardware_gathers = (forced_flags & 1) != 0;
     choice.pair_flags.stream_output = (forced_flags & 2) != 0;
   }
+  const int forced_permuted = forced_permuted_weights.load(std::memory_order_relaxed);
+  if (choice.path == SamplerPath::kChannelsLast && forced_permuted >= 0) {
+    choice.last_flags.permuted_weights = forced_permuted != 0;
+  }
   ChooseTiles(p, options, combinations, &choice);
   return choice;
 }
@@ -150,6 +155,11 @@ void ForcePairFlagsForTest(std::optional<PairFlags> flags) {
                                static_cast<int>(flags->stream_output) << 1
                          : -1;
   forced_pair_flags.store(bits, std::memory_order_relaxed);
+}
+
+void ForcePermutedWeightsForTest(std::optional<bool> permuted) {
+  forced_permuted_weights.store(permuted ? static_cast<int>(*permuted) : -1,
+                                std::memory_order_relaxed);
 }
 
 }  // namespace gridsample

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "channels_last.h"
 #include "convert.h"
 #include "gridsample/gridsample.h"
 #include "linear_pairs.h"
@@ -68,7 +69,7 @@ struct PathChoice {
   SamplerPath path = SamplerPath::kGeneric;
   size_t padded_channels = 0;    // the channels-last path's channels per pixel
   bool copy_pixels = false;      // the channels-last path reads a copy of X (else X itself)
-  bool prefetch_output = false;  // the channels-last path prefetches its output lines
+  ChannelsLastFlags last_flags;  // how the channels-last path stores and weighs
   PairFlags pair_flags;          // how the pair path gathers its pairs and stores its sums
   size_t tile = 0;               // locations per tile, a multiple of kRowBlock
   size_t threads = 1;

@@ -36,6 +36,12 @@ void ForceSamplerPathForTest(std::optional<SamplerPath> path);
 // concurrent use, as ForceSamplerPathForTest.
 void ForcePairFlagsForTest(std::optional<PairFlags> flags);
 
+// Test hook: from now on the channels-last path weighs pair plans over pixels of one vector
+// with permuted weights (true) or broadcast ones (false), whatever was timed
+// (PermutedWeightsPay, channels_last.h); std::nullopt lifts it. Not for concurrent use, as
+// ForceSamplerPathForTest.
+void ForcePermutedWeightsForTest(std::optional<bool> permuted);
+
 // Computes y for a validated problem. Fails only when memory or threads cannot be had.
 Status RunSampler(const Problem& problem, const TensorView& x, const TensorView& grid,
                   const MutableTensorView& y, const Options& options);

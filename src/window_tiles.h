@@ -165,7 +165,7 @@ void SampleChannelsLastTile(const CallSetup& setup, const WindowPlanView& plan, 
   const bool flagged =
       SampleChannelsLast(setup.element_kind, pixels, static_cast<size_t>(p.channels), padded, plan,
                          out, last ? 1 : static_cast<size_t>(p.out_plane),
-                         last ? static_cast<size_t>(p.channels) : 1, setup.choice.prefetch_output);
+                         last ? static_cast<size_t>(p.channels) : 1, setup.choice.last_flags);
   for (int64_t c = 0; flagged && c < p.channels; ++c) {
     RecomputeNaNs<XD, GD>(setup, grid, n, l0, plan.count,
                           static_cast<const Storage*>(x) + ChannelStart(p, n, c, p.in_plane),

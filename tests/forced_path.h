@@ -23,9 +23,11 @@ class Forced {
 
 // ForceSamplerPathForTest: every call takes the path wherever it can sample.
 using ForcedPath = Forced<SamplerPath, ForceSamplerPathForTest>;
-// ForcePairFlagsForTest: the pair path's AVX-512 gathers on or off whatever the CPU's vendor,
-// its non-temporal stores whatever the output's size.
+// ForcePairFlagsForTest: the pair path's AVX-512 gathers on or off whatever was timed, its
+// non-temporal stores whatever the output's size.
 using ForcedPairFlags = Forced<PairFlags, ForcePairFlagsForTest>;
+// ForcePermutedWeightsForTest: the channels-last path's pair weights permuted or broadcast.
+using ForcedPermutedWeights = Forced<bool, ForcePermutedWeightsForTest>;
 
 }  // namespace test
 }  // namespace gridsample

@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "channels_last.h"
 #include "sampler.h"
 #include "tests/any_tensor.h"
 #include "tests/forced_path.h"
@@ -171,6 +172,41 @@ TEST_CASE(
                  ++seed);
     }
   }
+}
+
+TEST_CASE("The channels-last path, with pair weights permuted and broadcast, equals the reference",
+          "[paths][simd]") {
+  // A timing on the CPU chooses how pair plans over pixels of one vector are weighed
+  // (PermutedWeightsPay): each way is forced here, on pixels of 4, 8 and 16 floats (one vector
+  // of some target each) and 24 (never one), planar and channels-last.
+  uint64_t seed = 2000;
+  for (bool permuted : {false, true}) {
+    for (Layout layout : {Layout::kChannelsFirst, kLast}) {
+      INFO("permuted weights " << permuted << ", " << LayoutName(layout));
+      const test::ForcedPermutedWeights forced(permuted);
+      TestForced({SamplerPath::kChannelsLast,
+                  Mode::kLinear,
+                  {DType::kFloat32, DType::kFloat16},
+                  kFloatGrids,
+                  2,
+                  4,
+                  layout,
+                  {3, 4, 8, 16, 20}},
+                 ++seed);
+    }
+  }
+}
+
+TEST_CASE("The pair weights of small pixels are timed once per target", "[paths][simd]") {
+  // PermutedWeightsPay keeps each answer, as HardwareGathersPay does (below); it times pixels
+  // of kSmallPixel floats on x86 only, and wider pixels permute.
+  test::ForEachTarget([](int64_t) {
+    for (size_t padded : {size_t{4}, size_t{8}, size_t{16}, size_t{24}}) {
+      const bool first = PermutedWeightsPay(padded);
+      for (int k = 0; k < 3; ++k) CHECK(PermutedWeightsPay(padded) == first);
+      if (padded != kSmallPixel || !HWY_ARCH_X86) CHECK(first);
+    }
+  });
 }
 
 TEST_CASE("The gathers are timed once per target, and only on AVX-512 targets", "[paths][simd]") {

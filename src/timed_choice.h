@@ -1,0 +1,48 @@
+// Kernel choices that no vendor, model or target rule makes: where two ways of a kernel trade
+// places from one CPU to the next (docs/benchmarks.md), the first call that needs the choice
+// times both on this CPU, on a small problem of its own, and the answer is kept for the process.
+#ifndef GRIDSAMPLE_SRC_TIMED_CHOICE_H_
+#define GRIDSAMPLE_SRC_TIMED_CHOICE_H_
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+
+namespace gridsample {
+
+// Whether run(true), called `calls` times, takes less time than run(false) called as often, by
+// a margin of 2% (a tie keeps the first way): 9 rounds alternate the two, and the fastest round
+// of each decides, as the host's interruptions only ever add time.
+template <class Run>
+bool SecondWayFaster(const Run& run, int calls) {
+  constexpr int kRounds = 9;
+  constexpr double kMargin = 1.02;
+  double fastest[2] = {HUGE_VAL, HUGE_VAL};
+  for (int round = 0; round < kRounds; ++round) {
+    for (int way = 0; way < 2; ++way) {
+      const auto start = std::chrono::steady_clock::now();
+      for (int call = 0; call < calls; ++call) run(way != 0);
+      const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+      fastest[way] = std::min(fastest[way], took.count());
+    }
+  }
+  return fastest[1] * kMargin < fastest[0];
+}
+
+// Numbers in [0, 1) for the timed problems' data (xorshift32): the same on every run, so that
+// every process times the same work.
+class ProbeNumbers {
+ public:
+  float Next() {
+    state_ ^= state_ << 13, state_ ^= state_ >> 17, state_ ^= state_ << 5;
+    return static_cast<float>(state_ >> 8) * 0x1p-24f;
+  }
+
+ private:
+  uint32_t state_ = 2463534242u;
+};
+
+}  // namespace gridsample
+
+#endif  // GRIDSAMPLE_SRC_TIMED_CHOICE_H_
