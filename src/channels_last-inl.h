@@ -420,6 +420,27 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
 }
 
 #if GRIDSAMPLE_X86_BITS >= 256
+// column[k] = the k-th 128-bit block of kParts vectors part[] of D (2 of 256 bits or 1 of
+// 512), lowest first. (kParts is a parameter so that the branch not taken is never compiled.)
+template <size_t kParts, class D, class V4>
+HWY_INLINE void SplitBlocks(D d, const hn::Vec<D>* part, V4* column) {
+  const hn::Half<D> dh;
+  if constexpr (kParts == 2) {
+    for (size_t q = 0; q < 2; ++q) {
+      column[2 * q] = hn::LowerHalf(dh, part[q]);
+      column[2 * q + 1] = hn::UpperHalf(dh, part[q]);
+    }
+  } else {
+    const hn::Half<decltype(dh)> dq;
+    const auto low = hn::LowerHalf(dh, part[0]), high = hn::UpperHalf(dh, part[0]);
+    column[0] = hn::LowerHalf(dq, low);
+    column[1] = hn::UpperHalf(dq, low);
+    column[2] = hn::LowerHalf(dq, high);
+    column[3] = hn::UpperHalf(dq, high);
+  }
+  (void)d;
+}
+
 // SumBlock for a quad plan summed columns first (ColumnsFirst) over pixels of kSmallPixel
 // floats, where a vector holds 2 or 4 such pixels (AVX2, AVX-512): a row's four taps, 16 adjacent
 // floats, are loaded in 2 or 1 vectors and summed over the rows lane by lane, each column's pixel
@@ -457,20 +478,7 @@ HWY_NOINLINE bool SumSmallPixelColumns(const float* pixels, size_t /*padded*/,
       }
     }
     hn::Vec<decltype(d4)> column[4];  // each column's pixel
-    const hn::Half<decltype(d)> dh;
-    if constexpr (kParts == 2) {
-      for (size_t q = 0; q < 2; ++q) {
-        column[2 * q] = hn::LowerHalf(dh, part[q]);
-        column[2 * q + 1] = hn::UpperHalf(dh, part[q]);
-      }
-    } else {
-      const hn::Half<decltype(dh)> dq;
-      const auto low = hn::LowerHalf(dh, part[0]), high = hn::UpperHalf(dh, part[0]);
-      column[0] = hn::LowerHalf(dq, low);
-      column[1] = hn::UpperHalf(dq, low);
-      column[2] = hn::LowerHalf(dq, high);
-      column[3] = hn::UpperHalf(dq, high);
-    }
+    SplitBlocks<kParts>(d, part, column);
     const auto weight = [&](size_t k) { return hn::Set(d4, row_weights[k * pitch + i]); };
     const auto total = WeighColumns(column[0], column[1], column[2], column[3], weight(0),
                                     weight(1), weight(2), weight(3));
