@@ -332,6 +332,11 @@ HWY_INLINE hn::Vec<D> WeighWindow(D d, const Tap& tap, const Weight& weight) {
   return acc;
 }
 
+// Whether SumBlock may load a plan's weights a vector of locations at a time and permute each
+// location's out (kWeightsAcross): on x86 only (below).
+inline constexpr bool kPermutesWeights =
+    HWY_ARCH_X86 && !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR;
+
 // The sums of locations i0..i0+n-1 over channels c0..c0+width-1 (and on to the next whole
 // vector), sums[j * kLastSumsPitch + c] for location i0 + j and channel c0 + c, from a plan of
 // kRows rows of kTaps adjacent pixels each (the pair plan: 2, the quad plan: 4), summed in the
@@ -371,7 +376,7 @@ HWY_NOINLINE bool SumBlock(const float* pixels, size_t padded,
   // where it was not measured.
 #if !HWY_HAVE_SCALABLE
   constexpr bool kWeightsAcross =
-      kVectors == 1 && HWY_ARCH_X86 &&
+      kVectors == 1 && kPermutesWeights &&
       (kTaps == 2 ? kPairsPermuted : hn::MaxLanes(D()) * sizeof(float) == 64);
   const hn::RebindToSigned<D> di;
   hn::Vec<D> across[kWeightsAcross ? kWeights : 1];  // loaded at the first location

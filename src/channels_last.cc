@@ -51,10 +51,6 @@ constexpr auto SumBlockFor() {
   }
 }
 
-// Whether SumBlock's pair plans choose between permuted and broadcast weights for pixels of one
-// vector (kPairsPermuted): on x86 only.
-constexpr bool kWeighsEitherWay = HWY_ARCH_X86 && !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR;
-
 // SampleChannelsLast in vectors of D.
 template <class D>
 bool SampleChannelsLastWithVectors(ElementKind kind, const float* pixels, size_t channels,
@@ -68,7 +64,7 @@ bool SampleChannelsLastWithVectors(ElementKind kind, const float* pixels, size_t
   const bool permuted = flags.permuted_weights;
   const auto sum = VisitWindowPlan(plan.taps, plan.rows, [vectors, permuted](auto t, auto r) {
     constexpr size_t kTaps = decltype(t)::value, kRows = decltype(r)::value;
-    if constexpr (kTaps == 2 && kWeighsEitherWay) {
+    if constexpr (kTaps == 2 && kPermutesWeights) {
       if (vectors == 1 && !permuted) return SumBlockFor<D, kTaps, kRows, 1, false>();
     }
     return vectors == 1   ? SumBlockFor<D, kTaps, kRows, 1, true>()
@@ -154,10 +150,10 @@ bool PermutedWeightsPayFor() {
   return pays;
 }
 
-bool PermutedWeightsPay(size_t padded) {
-  if (padded != kSmallPixel) return true;
-  return VisitPixelVectors(padded, [](auto d) {
-    if constexpr (kWeighsEitherWay) return PermutedWeightsPayFor<decltype(d)>();
+// PermutedWeightsPay (channels_last.h) for pixels of kSmallPixel floats, the only ones timed.
+bool SmallPixelWeightsPermutedPay() {
+  return VisitPixelVectors(kSmallPixel, [](auto d) {
+    if constexpr (kPermutesWeights) return PermutedWeightsPayFor<decltype(d)>();
     return true;
   });
 }
@@ -243,7 +239,7 @@ void SetUpChannelsLast(const PathQuery& q, PathChoice* choice) {
 HWY_EXPORT(ToChannelsLast);
 HWY_EXPORT(PadChannelsLast);
 HWY_EXPORT(SampleChannelsLast);
-HWY_EXPORT(PermutedWeightsPay);
+HWY_EXPORT(SmallPixelWeightsPermutedPay);
 
 void ToChannelsLast(ElementKind kind, const void* planes, size_t channels, size_t plane,
                     size_t padded, size_t begin, size_t end, float* pixels) {
@@ -260,7 +256,9 @@ bool SampleChannelsLast(ElementKind kind, const float* pixels, size_t channels, 
                                                   channel_step, location_step, flags);
 }
 
-bool PermutedWeightsPay(size_t padded) { return HWY_DYNAMIC_DISPATCH(PermutedWeightsPay)(padded); }
+bool PermutedWeightsPay(size_t padded) {
+  return padded != kSmallPixel || HWY_DYNAMIC_DISPATCH(SmallPixelWeightsPermutedPay)();
+}
 
 }  // namespace gridsample
 #endif  // HWY_ONCE
