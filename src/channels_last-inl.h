@@ -150,6 +150,44 @@ HWY_INLINE void Transpose16x16(const float* HWY_RESTRICT src, size_t src_pitch,
 }
 #endif
 
+#if GRIDSAMPLE_X86_BITS >= 256
+// A vector whose 128-bit block b is the 4 floats at src + b * block_pitch.
+template <class D>
+HWY_INLINE hn::Vec<D> LoadBlocksApart(D d, const float* HWY_RESTRICT src, size_t block_pitch) {
+  if constexpr (hn::MaxLanes(D()) == 4) {
+    return hn::LoadU(d, src);
+  } else {
+    const hn::Half<D> dh;
+    return hn::Combine(d,
+                       LoadBlocksApart(dh, src + hn::MaxLanes(dh) / 4 * block_pitch, block_pitch),
+                       LoadBlocksApart(dh, src, block_pitch));
+  }
+}
+
+// dst[c * dst_pitch + j] = src[j * src_pitch + c] for c < 4 and j below D's lanes: each of the
+// 4 rows of dst written as one whole vector (a 64-byte line with 512-bit vectors), where 4x4
+// blocks write it in 16-byte pieces. Row j of src goes to block j / 4 of a vector, so that one
+// 4x4 transposition within each block puts every column in order.
+template <class D>
+HWY_INLINE void Transpose4Rows(D d, const float* HWY_RESTRICT src, size_t src_pitch,
+                               float* HWY_RESTRICT dst, size_t dst_pitch) {
+  const hn::Repartition<double, D> dd;
+  const size_t block_pitch = 4 * src_pitch;
+  const auto r0 = LoadBlocksApart(d, src, block_pitch);
+  const auto r1 = LoadBlocksApart(d, src + src_pitch, block_pitch);
+  const auto r2 = LoadBlocksApart(d, src + 2 * src_pitch, block_pitch);
+  const auto r3 = LoadBlocksApart(d, src + 3 * src_pitch, block_pitch);
+  const auto low01 = hn::BitCast(dd, hn::InterleaveLower(d, r0, r1));
+  const auto high01 = hn::BitCast(dd, hn::InterleaveUpper(d, r0, r1));
+  const auto low23 = hn::BitCast(dd, hn::InterleaveLower(d, r2, r3));
+  const auto high23 = hn::BitCast(dd, hn::InterleaveUpper(d, r2, r3));
+  hn::StoreU(hn::BitCast(d, hn::InterleaveLower(dd, low01, low23)), d, dst);
+  hn::StoreU(hn::BitCast(d, hn::InterleaveUpper(dd, low01, low23)), d, dst + dst_pitch);
+  hn::StoreU(hn::BitCast(d, hn::InterleaveLower(dd, high01, high23)), d, dst + 2 * dst_pitch);
+  hn::StoreU(hn::BitCast(d, hn::InterleaveUpper(dd, high01, high23)), d, dst + 3 * dst_pitch);
+}
+#endif
+
 // One square block of kBlock rows and columns (a size this target has: 16, 8 or 4).
 template <size_t kBlock>
 HWY_INLINE void TransposeBlock(const float* HWY_RESTRICT src, size_t src_pitch,
@@ -521,9 +559,32 @@ HWY_NOINLINE void StoreBlock(const float* HWY_RESTRICT sums, size_t n, size_t wi
     }
   }
   if constexpr (K == ElementKind::kF32) {
-    // 4x4 blocks: 8 or 16 output planes written at once (a power of two apart) evicted each
-    // other's lines and were slower (docs/benchmarks.md).
+    // 4 planes at a time: 8 or 16 output planes written at once (a power of two apart)
+    // evicted each other's lines and were slower (docs/benchmarks.md).
+#if GRIDSAMPLE_X86_BITS >= 256
+    // With wider vectors, each plane's lines written whole, as vectors that start where the
+    // lines do: a vector across two lines cost more than the 16-byte pieces, and most heap
+    // blocks (the bench's outputs, Node.js's buffers) are only 16-byte aligned. The planes
+    // share one offset only where their pitch is whole vectors (docs/benchmarks.md).
+    const hn::ScalableTag<float> d;
+    constexpr size_t kLanes = hn::MaxLanes(d);
+    const size_t offset = reinterpret_cast<uintptr_t>(first) / sizeof(float) % kLanes;
+    const size_t head = out_pitch % kLanes == 0 ? std::min(n, (kLanes - offset) % kLanes) : n;
+    size_t c = 0;
+    for (; c + 4 <= width; c += 4) {
+      Transpose<4>(sums + c, kLastSumsPitch, head, 4, first + c * out_pitch, out_pitch);
+      size_t j = head;
+      for (; j + kLanes <= n; j += kLanes) {
+        Transpose4Rows(d, sums + j * kLastSumsPitch + c, kLastSumsPitch, first + c * out_pitch + j,
+                       out_pitch);
+      }
+      Transpose<4>(sums + j * kLastSumsPitch + c, kLastSumsPitch, n - j, 4,
+                   first + c * out_pitch + j, out_pitch);
+    }
+    Transpose<4>(sums + c, kLastSumsPitch, n, width - c, first + c * out_pitch, out_pitch);
+#else
     Transpose<4>(sums, kLastSumsPitch, n, width, first, out_pitch);
+#endif
   } else {  // one plane at a time through L1, converted in vectors
     const hn::ScalableTag<float> d;
     const size_t lanes = hn::Lanes(d);

@@ -3,6 +3,7 @@
 // size 0, 1 and 2, thread counts, non-finite and huge grid values, on every compiled SIMD
 // target.
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -275,6 +276,60 @@ TEST_CASE("The channels-last path equals the pair and quad paths bit for bit", "
               CHECK(differing == 0);
             }
           }
+        }
+      }
+    });
+  }
+}
+
+TEST_CASE("The channels-last path writes output planes at any alignment", "[sampler][simd]") {
+  // StoreBlock writes whole vectors from where each plane's lines begin, and 16-byte pieces
+  // before and after, when the planes are whole vectors apart: outputs at every float offset
+  // in a 64-byte line, planes of whole vectors (32 x 48) and not (33 x 31), 13 channels (a
+  // last group of 1 plane), tiles of 1 and 2 threads, against the pair path bit for bit, and
+  // nothing written outside the output.
+  const std::vector<int64_t> x_shape = {1, 13, 40, 36};
+  std::mt19937_64 rng(91);
+  std::uniform_real_distribution<double> value(-4.0, 4.0), coordinate(-1.2, 1.2);
+  test::AnyTensor x(DType::kFloat32, x_shape);
+  for (size_t i = 0; i < x.size(); ++i) x.Set(i, value(rng));
+  for (const std::vector<int64_t>& out : {std::vector<int64_t>{32, 48}, {33, 31}}) {
+    test::AnyTensor grid(DType::kFloat32, {1, out[0], out[1], 2});
+    for (size_t i = 0; i < grid.size(); ++i) grid.Set(i, coordinate(rng));
+    const std::vector<int64_t> y_shape = {1, x_shape[1], out[0], out[1]};
+    test::AnyTensor expected(DType::kFloat32, y_shape);
+    test::ForEachTarget([&](int64_t) {
+      for (int threads : {1, 2}) {
+        Options options;
+        options.num_threads = threads;
+        {
+          const test::ForcedPath pairs(SamplerPath::kPairs);
+          REQUIRE(GridSample(x.view(), grid.view(), expected.mutable_view(), options).ok());
+        }
+        const test::ForcedPath whole(SamplerPath::kChannelsLast);
+        constexpr size_t kLineFloats = 16;
+        const size_t count = expected.size();
+        for (size_t offset = 0; offset < kLineFloats; ++offset) {
+          INFO("output " << out[0] << " x " << out[1] << ", offset " << offset << " floats, "
+                         << threads << " threads");
+          const float kUntouched = -7.5f;
+          std::vector<float> buffer(count + kLineFloats, kUntouched);
+          const MutableTensorView y{DType::kFloat32, buffer.data() + offset, y_shape.data(),
+                                    y_shape.size()};
+          REQUIRE(GridSample(x.view(), grid.view(), y, options).ok());
+          size_t differing = 0, outside = 0;
+          for (size_t i = 0; i < count; ++i) {
+            const float got = buffer[offset + i];
+            uint32_t bits = 0;
+            std::memcpy(&bits, &got, sizeof(bits));
+            differing += bits != expected.Bits(i) ? 1 : 0;
+          }
+          for (size_t i = 0; i < buffer.size(); ++i) {
+            const bool inside = i >= offset && i < offset + count;
+            outside += !inside && buffer[i] != kUntouched ? 1 : 0;
+          }
+          CHECK(differing == 0);
+          CHECK(outside == 0);
         }
       }
     });
