@@ -341,33 +341,25 @@ HWY_INLINE auto VisitFloatKind(ElementKind kind, F&& f) {
 // `row`, weight(k) is the location's weight k as a vector.
 template <size_t kTaps, size_t kRows, class D, class Tap, class Weight>
 HWY_INLINE hn::Vec<D> WeighWindow(D d, const Tap& tap, const Weight& weight) {
-  if constexpr (kTaps == 4 && ColumnsFirst<kRows>()) {
-    auto a0 = hn::Zero(d), a1 = a0, a2 = a0, a3 = a0;
+  if constexpr (kTaps == 4) {
+    return WeighQuadWindow<kRows>(
+        d,
+        [&](size_t row, hn::Vec<D>& e0, hn::Vec<D>& e1, hn::Vec<D>& e2, hn::Vec<D>& e3) {
+          e0 = tap(row, 0);
+          e1 = tap(row, 1);
+          e2 = tap(row, 2);
+          e3 = tap(row, 3);
+        },
+        weight);
+  } else {
+    auto acc = hn::Zero(d);
     for (size_t row = 0; row < kRows; ++row) {
-      const auto w = weight(kTaps + row);
-      a0 = hn::MulAdd(tap(row, 0), w, a0);
-      a1 = hn::MulAdd(tap(row, 1), w, a1);
-      a2 = hn::MulAdd(tap(row, 2), w, a2);
-      a3 = hn::MulAdd(tap(row, 3), w, a3);
-    }
-    return WeighColumns(a0, a1, a2, a3, weight(0), weight(1), weight(2), weight(3));
-  }
-  auto acc = hn::Zero(d);
-  for (size_t row = 0; row < kRows; ++row) {
-    if constexpr (kTaps == 4) {
-      const auto sum = WeighQuad(tap(row, 0), tap(row, 1), tap(row, 2), tap(row, 3), weight(0),
-                                 weight(1), weight(2), weight(3));
-      if constexpr (kRows == 1) {
-        acc = sum;
-      } else {
-        acc = hn::MulAdd(sum, weight(kTaps + row), acc);
-      }
-    } else {
-      for (size_t e = 0; e < kTaps; ++e)
+      for (size_t e = 0; e < kTaps; ++e) {
         acc = hn::MulAdd(tap(row, e), weight(kTaps * row + e), acc);
+      }
     }
+    return acc;
   }
-  return acc;
 }
 
 // Whether SumBlock may load a plan's weights a vector of locations at a time and permute each

@@ -183,6 +183,40 @@ HWY_INLINE V WeighColumns(V a0, V a1, V a2, V a3, V w0, V w1, V w2, V w3) {
                  hn::Add(hn::Mul(a1, w1), hn::Mul(a3, w3)));
 }
 
+// The sum of one location's quad window over kRows rows, in the one order of every path
+// (rows weighed and summed, or columns first: ColumnsFirst): row(r, e0, e1, e2, e3) sets the
+// four taps of row r, weight(k) gives weight k (0-3 the inner ones, 4 + r row r's) at each
+// use, so that the caller decides what is held in registers and what is loaded.
+template <size_t kRows, class D, class Row, class Weight>
+HWY_INLINE hn::Vec<D> WeighQuadWindow(D d, const Row& row, const Weight& weight) {
+  if constexpr (ColumnsFirst<kRows>()) {
+    auto a0 = hn::Zero(d), a1 = a0, a2 = a0, a3 = a0;
+    for (size_t r = 0; r < kRows; ++r) {
+      hn::Vec<D> e0, e1, e2, e3;
+      row(r, e0, e1, e2, e3);
+      const auto w = weight(4 + r);
+      a0 = hn::MulAdd(e0, w, a0);
+      a1 = hn::MulAdd(e1, w, a1);
+      a2 = hn::MulAdd(e2, w, a2);
+      a3 = hn::MulAdd(e3, w, a3);
+    }
+    return WeighColumns(a0, a1, a2, a3, weight(0), weight(1), weight(2), weight(3));
+  } else {
+    auto acc = hn::Zero(d);
+    for (size_t r = 0; r < kRows; ++r) {
+      hn::Vec<D> e0, e1, e2, e3;
+      row(r, e0, e1, e2, e3);
+      const auto sum = WeighQuad(e0, e1, e2, e3, weight(0), weight(1), weight(2), weight(3));
+      if constexpr (kRows == 1) {
+        acc = sum;
+      } else {
+        acc = hn::MulAdd(sum, weight(4 + r), acc);
+      }
+    }
+    return acc;
+  }
+}
+
 // Calls f(std::integral_constant<size_t, rows>) for the rows of a quad plan (4^(rank-1)): 1, 4
 // or kMaxQuadRows.
 template <class F>
@@ -210,34 +244,12 @@ struct QuadBlock {
   HWY_INLINE void Weigh(D d, size_t j, const float* HWY_RESTRICT row_weights, size_t pitch,
                         size_t at, size_t valid, M& nan) {
     const float* weights = row_weights + at;
-    const auto w0 = hn::LoadU(d, weights), w1 = hn::LoadU(d, weights + pitch);
-    const auto w2 = hn::LoadU(d, weights + 2 * pitch), w3 = hn::LoadU(d, weights + 3 * pitch);
-    hn::Vec<D> acc;
-    if constexpr (ColumnsFirst<kRows>()) {
-      auto a0 = hn::Zero(d), a1 = a0, a2 = a0, a3 = a0;
-      for (size_t row = 0; row < kRows; ++row) {
-        hn::Vec<D> e0, e1, e2, e3;
-        hn::LoadInterleaved4(d, &quads[row][4 * j], e0, e1, e2, e3);
-        const auto w = hn::LoadU(d, weights + (4 + row) * pitch);
-        a0 = hn::MulAdd(e0, w, a0);
-        a1 = hn::MulAdd(e1, w, a1);
-        a2 = hn::MulAdd(e2, w, a2);
-        a3 = hn::MulAdd(e3, w, a3);
-      }
-      acc = WeighColumns(a0, a1, a2, a3, w0, w1, w2, w3);
-    } else {
-      acc = hn::Zero(d);
-      for (size_t row = 0; row < kRows; ++row) {
-        hn::Vec<D> e0, e1, e2, e3;
-        hn::LoadInterleaved4(d, &quads[row][4 * j], e0, e1, e2, e3);
-        const auto sum = WeighQuad(e0, e1, e2, e3, w0, w1, w2, w3);
-        if constexpr (kRows == 1) {
-          acc = sum;
-        } else {
-          acc = hn::MulAdd(sum, hn::LoadU(d, weights + (4 + row) * pitch), acc);
-        }
-      }
-    }
+    const auto acc = WeighQuadWindow<kRows>(
+        d,
+        [&](size_t row, hn::Vec<D>& e0, hn::Vec<D>& e1, hn::Vec<D>& e2, hn::Vec<D>& e3) {
+          hn::LoadInterleaved4(d, &quads[row][4 * j], e0, e1, e2, e3);
+        },
+        [&](size_t k) { return hn::LoadU(d, weights + k * pitch); });
     StoreSums<FloatSums>(d, acc, valid, out + at, out + at, nan);
   }
 };

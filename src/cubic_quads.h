@@ -20,7 +20,8 @@ struct PathQuery;  // path_choice.h
 // + i], the row's window starting at base + row_deltas[row] (WindowRowDeltas(rank, 4, ...)).
 // The sum is the rows' sums of their elements times the inner weights, each times the row's
 // weight (WeighQuad), or in 3-D the columns' sums over the rows times the inner weights
-// (ColumnsFirst, WeighColumns): in that order on every path. SampleCubicQuads samples one channel
+// (ColumnsFirst, WeighColumns): in that order on every path (WeighQuadWindow, which the quad
+// kernel and the channels-last path share). SampleCubicQuads samples one channel
 // of a planned tile (`plan`) at `plane`, as SampleLinearPairs does for kF32.
 void PlanCubicQuads(const float* grid, size_t rank, const int64_t* sizes, const int64_t* strides,
                     const Options& options, size_t count, size_t pitch, int32_t* base_offsets,
