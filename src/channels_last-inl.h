@@ -60,15 +60,35 @@ inline constexpr size_t kToLastBlock = 256;
 #endif
 
 #if GRIDSAMPLE_TRANSPOSE_BLOCK >= 4
-// dst[c * dst_pitch + j] = src[j * src_pitch + c] for j, c < 4, in 128-bit vectors.
-HWY_INLINE void Transpose4x4(const float* HWY_RESTRICT src, size_t src_pitch,
-                             float* HWY_RESTRICT dst, size_t dst_pitch) {
-  const hn::Full128<float> d;
-  const hn::Repartition<double, decltype(d)> dd;
-  const auto r0 = hn::LoadU(d, src), r1 = hn::LoadU(d, src + src_pitch);
-  const auto r2 = hn::LoadU(d, src + 2 * src_pitch), r3 = hn::LoadU(d, src + 3 * src_pitch);
-  const auto low01 = hn::BitCast(dd, hn::InterleaveLower(d, r0, r1));   // 00 10 01 11
-  const auto high01 = hn::BitCast(dd, hn::InterleaveUpper(d, r0, r1));  // 02 12 03 13
+// A vector whose 128-bit block b is the 4 floats at src + b * block_pitch.
+template <class D>
+HWY_INLINE hn::Vec<D> LoadBlocksApart(D d, const float* HWY_RESTRICT src, size_t block_pitch) {
+  if constexpr (hn::MaxLanes(D()) == 4) {
+    return hn::LoadU(d, src);
+  } else {
+    const hn::Half<D> dh;
+    return hn::Combine(d,
+                       LoadBlocksApart(dh, src + hn::MaxLanes(dh) / 4 * block_pitch, block_pitch),
+                       LoadBlocksApart(dh, src, block_pitch));
+  }
+}
+
+// dst[c * dst_pitch + j] = src[j * src_pitch + c] for c < 4 and j below D's lanes: with 128-bit
+// vectors a 4x4 block; with wider ones each of the 4 rows of dst written as one whole vector
+// (a 64-byte line with 512-bit vectors), where 4x4 blocks write it in 16-byte pieces. Row j of
+// src goes to block j / 4 of a vector, so that one 4x4 transposition within each block puts
+// every column in order.
+template <class D>
+HWY_INLINE void Transpose4Rows(D d, const float* HWY_RESTRICT src, size_t src_pitch,
+                               float* HWY_RESTRICT dst, size_t dst_pitch) {
+  const hn::Repartition<double, D> dd;
+  const size_t block_pitch = 4 * src_pitch;
+  const auto r0 = LoadBlocksApart(d, src, block_pitch);
+  const auto r1 = LoadBlocksApart(d, src + src_pitch, block_pitch);
+  const auto r2 = LoadBlocksApart(d, src + 2 * src_pitch, block_pitch);
+  const auto r3 = LoadBlocksApart(d, src + 3 * src_pitch, block_pitch);
+  const auto low01 = hn::BitCast(dd, hn::InterleaveLower(d, r0, r1));
+  const auto high01 = hn::BitCast(dd, hn::InterleaveUpper(d, r0, r1));
   const auto low23 = hn::BitCast(dd, hn::InterleaveLower(d, r2, r3));
   const auto high23 = hn::BitCast(dd, hn::InterleaveUpper(d, r2, r3));
   hn::StoreU(hn::BitCast(d, hn::InterleaveLower(dd, low01, low23)), d, dst);
@@ -150,44 +170,6 @@ HWY_INLINE void Transpose16x16(const float* HWY_RESTRICT src, size_t src_pitch,
 }
 #endif
 
-#if GRIDSAMPLE_X86_BITS >= 256
-// A vector whose 128-bit block b is the 4 floats at src + b * block_pitch.
-template <class D>
-HWY_INLINE hn::Vec<D> LoadBlocksApart(D d, const float* HWY_RESTRICT src, size_t block_pitch) {
-  if constexpr (hn::MaxLanes(D()) == 4) {
-    return hn::LoadU(d, src);
-  } else {
-    const hn::Half<D> dh;
-    return hn::Combine(d,
-                       LoadBlocksApart(dh, src + hn::MaxLanes(dh) / 4 * block_pitch, block_pitch),
-                       LoadBlocksApart(dh, src, block_pitch));
-  }
-}
-
-// dst[c * dst_pitch + j] = src[j * src_pitch + c] for c < 4 and j below D's lanes: each of the
-// 4 rows of dst written as one whole vector (a 64-byte line with 512-bit vectors), where 4x4
-// blocks write it in 16-byte pieces. Row j of src goes to block j / 4 of a vector, so that one
-// 4x4 transposition within each block puts every column in order.
-template <class D>
-HWY_INLINE void Transpose4Rows(D d, const float* HWY_RESTRICT src, size_t src_pitch,
-                               float* HWY_RESTRICT dst, size_t dst_pitch) {
-  const hn::Repartition<double, D> dd;
-  const size_t block_pitch = 4 * src_pitch;
-  const auto r0 = LoadBlocksApart(d, src, block_pitch);
-  const auto r1 = LoadBlocksApart(d, src + src_pitch, block_pitch);
-  const auto r2 = LoadBlocksApart(d, src + 2 * src_pitch, block_pitch);
-  const auto r3 = LoadBlocksApart(d, src + 3 * src_pitch, block_pitch);
-  const auto low01 = hn::BitCast(dd, hn::InterleaveLower(d, r0, r1));
-  const auto high01 = hn::BitCast(dd, hn::InterleaveUpper(d, r0, r1));
-  const auto low23 = hn::BitCast(dd, hn::InterleaveLower(d, r2, r3));
-  const auto high23 = hn::BitCast(dd, hn::InterleaveUpper(d, r2, r3));
-  hn::StoreU(hn::BitCast(d, hn::InterleaveLower(dd, low01, low23)), d, dst);
-  hn::StoreU(hn::BitCast(d, hn::InterleaveUpper(dd, low01, low23)), d, dst + dst_pitch);
-  hn::StoreU(hn::BitCast(d, hn::InterleaveLower(dd, high01, high23)), d, dst + 2 * dst_pitch);
-  hn::StoreU(hn::BitCast(d, hn::InterleaveUpper(dd, high01, high23)), d, dst + 3 * dst_pitch);
-}
-#endif
-
 // One square block of kBlock rows and columns (a size this target has: 16, 8 or 4).
 template <size_t kBlock>
 HWY_INLINE void TransposeBlock(const float* HWY_RESTRICT src, size_t src_pitch,
@@ -200,7 +182,7 @@ HWY_INLINE void TransposeBlock(const float* HWY_RESTRICT src, size_t src_pitch,
   if constexpr (kBlock == 8) Transpose8x8(src, src_pitch, dst, dst_pitch);
 #endif
 #if GRIDSAMPLE_TRANSPOSE_BLOCK >= 4
-  if constexpr (kBlock == 4) Transpose4x4(src, src_pitch, dst, dst_pitch);
+  if constexpr (kBlock == 4) Transpose4Rows(hn::Full128<float>(), src, src_pitch, dst, dst_pitch);
 #endif
 }
 
