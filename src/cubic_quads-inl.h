@@ -244,12 +244,21 @@ struct QuadBlock {
   HWY_INLINE void Weigh(D d, size_t j, const float* HWY_RESTRICT row_weights, size_t pitch,
                         size_t at, size_t valid, M& nan) {
     const float* weights = row_weights + at;
+    // The inner weights loaded once, the rows' as they come.
+    const auto w0 = hn::LoadU(d, weights), w1 = hn::LoadU(d, weights + pitch);
+    const auto w2 = hn::LoadU(d, weights + 2 * pitch), w3 = hn::LoadU(d, weights + 3 * pitch);
     const auto acc = WeighQuadWindow<kRows>(
         d,
         [&](size_t row, hn::Vec<D>& e0, hn::Vec<D>& e1, hn::Vec<D>& e2, hn::Vec<D>& e3) {
           hn::LoadInterleaved4(d, &quads[row][4 * j], e0, e1, e2, e3);
         },
-        [&](size_t k) { return hn::LoadU(d, weights + k * pitch); });
+        [&](size_t k) {
+          return k == 0   ? w0
+                 : k == 1 ? w1
+                 : k == 2 ? w2
+                 : k == 3 ? w3
+                          : hn::LoadU(d, weights + k * pitch);
+        });
     StoreSums<FloatSums>(d, acc, valid, out + at, out + at, nan);
   }
 };
