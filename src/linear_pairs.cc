@@ -77,6 +77,8 @@ bool TimeGathers() {
 }
 #endif
 
+int64_t KernelTarget() { return HWY_TARGET; }
+
 bool GathersPay() {
 #if GRIDSAMPLE_X86_BITS == 512
   static const bool pays = TimeGathers();
@@ -118,8 +120,11 @@ void SetUpPairs(const PathQuery& q, PathChoice* choice) {
 }
 
 HWY_EXPORT(GathersPay);
+HWY_EXPORT(KernelTarget);
 
 bool HardwareGathersPay() { return HWY_DYNAMIC_DISPATCH(GathersPay)(); }
+
+int64_t DispatchedTarget() { return HWY_DYNAMIC_DISPATCH(KernelTarget)(); }
 
 HWY_EXPORT(PlanLinearPairs);
 HWY_EXPORT(SampleLinearPairs);

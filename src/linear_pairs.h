@@ -66,6 +66,10 @@ bool SampleLinearPairs(ElementKind kind, const void* plane, const WindowPlanView
 // ways, on a small plane in L1 (about 0.1 ms, once per process and target), and keeps the answer.
 bool HardwareGathersPay();
 
+// The Highway target (its HWY_TARGET bit) the kernels dispatch to: what a choice timed on this
+// CPU holds for, as a test may narrow the targets (hwy::SetSupportedTargetsForTest).
+int64_t DispatchedTarget();
+
 // Whether PlanLinearPairs can plan the call: linear, an element kind and a float32-computed
 // grid, 1 to kMaxPairRank axes, the innermost of at least 2 elements, planes within
 // kMaxWindowPlane. The channels-last and pixel-pair paths sample its plans too.

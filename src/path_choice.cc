@@ -3,18 +3,22 @@
 #include "path_choice.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 
 #include "aligned_row.h"
 #include "coords.h"
 #include "channels_last.h"
 #include "cubic_quads.h"
+#include "hwy/base.h"
 #include "linear_pairs.h"
 #include "nearest.h"
 #include "pixel_pairs.h"
 #include "thread_pool.h"
+#include "timed_choice.h"
 #include "window_plan.h"
 
 namespace gridsample {
@@ -39,6 +43,10 @@ struct Tuning {
   // threads splitting locations each read every input plane, and a block of channels shares
   // its tile's plan.
   static constexpr size_t kChannelBlocks = 4;
+  // Input planes of at most this many elements (16 KB of float32: an L1 holds one) leave 2-D
+  // linear images that the channels-last path takes to a contest with the pair path
+  // (PathContested).
+  static constexpr int64_t kContestPlane = 4096;
 };
 
 bool Always(const PathQuery&) { return true; }
@@ -70,6 +78,103 @@ const PathRow& ChooseRow(const PathQuery& query) {
     if (row.fits(query) && (row.pays == nullptr || row.pays(query))) return row;
   }
   return kPathTable[std::size(kPathTable) - 1];
+}
+
+// Whether a call that `row` takes is timed against the pair path on its first calls (a
+// CallContest): 2-D linear images on planar X that the channels-last path takes by its rule,
+// whose planes are small enough for the pair path to sample each from L1. Which of the two is
+// faster there changes with the CPU, the target, the thread count and the shape, both ways on
+// one core (docs/benchmarks.md, "The channels-last path against the pair path, timed on the
+// calls"), so no rule holds; both give the same bits (channels_last.h), so the contest never
+// shows in the outputs. Not while a test forces a path, and not in WebAssembly, whose engine
+// runs a kernel's first calls in code it has not optimised yet: their times would compare the
+// engine's stages rather than the paths.
+bool PathContested(const PathQuery& q, const PathRow& row) {
+  const Problem& p = q.problem;
+  return !HWY_ARCH_WASM && row.path == SamplerPath::kChannelsLast && p.rank == 2 && q.taps == 2 &&
+         p.in_plane <= Tuning::kContestPlane && PairsPathFits(q) &&
+         forced_path.load(std::memory_order_relaxed) < 0;
+}
+
+// What makes two calls the same kind for a contest: all that moves the two paths' times.
+struct ContestKey {
+  int64_t target = 0;  // DispatchedTarget()
+  int64_t batch = 0, channels = 0, height = 0, width = 0, out_plane = 0;
+  ElementKind element_kind = ElementKind::kNone;
+  bool float32_grid = false;
+  Padding padding = Padding::kZeros;
+  bool align_corners = false;
+  size_t threads = 0;
+  bool operator==(const ContestKey& o) const {
+    return target == o.target && batch == o.batch && channels == o.channels && height == o.height &&
+           width == o.width && out_plane == o.out_plane && element_kind == o.element_kind &&
+           float32_grid == o.float32_grid && padding == o.padding &&
+           align_corners == o.align_corners && threads == o.threads;
+  }
+};
+
+// The contests of the kinds of call seen last, kSlots of them: a new kind takes the slot of the
+// oldest, so that a process whose shapes keep changing holds a bounded table (and such calls
+// keep the rule's path half the time while they are timed). Every entry is numbered, so that a
+// call's time never lands in a slot another kind has taken since.
+class PathContests {
+ public:
+  static constexpr size_t kSlots = 64;
+
+  // The way a call of `key` takes (0: the rule's path, 1: the pair path), and the slot to
+  // RecordPathTrial if the call is timed.
+  ContestTicket Enter(const ContestKey& key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Slot* slot = nullptr;
+    for (Slot& s : slots_) {
+      if (s.entry != 0 && s.key == key) slot = &s;
+    }
+    if (slot == nullptr) {
+      slot = &slots_[next_];
+      next_ = (next_ + 1) % kSlots;
+      *slot = Slot{key, CallContest(), ++entries_};
+    }
+    ContestTicket ticket;
+    bool timed = false;
+    ticket.way = slot->contest.Enter(&timed);
+    if (timed) {
+      ticket.slot = static_cast<int>(slot - slots_.data());
+      ticket.entry = slot->entry;
+    }
+    return ticket;
+  }
+  void Record(const ContestTicket& ticket, double seconds) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Slot& slot = slots_[static_cast<size_t>(ticket.slot)];
+    if (slot.entry == ticket.entry) slot.contest.Record(ticket.way, seconds);
+  }
+  void Reset() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    slots_ = {};
+    next_ = 0;
+  }
+  size_t Decided() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return static_cast<size_t>(std::count_if(slots_.begin(), slots_.end(), [](const Slot& s) {
+      return s.entry != 0 && s.contest.decided();
+    }));
+  }
+
+ private:
+  struct Slot {
+    ContestKey key;
+    CallContest contest;
+    uint64_t entry = 0;  // 0: empty
+  };
+  std::mutex mutex_;
+  std::array<Slot, kSlots> slots_{};
+  size_t next_ = 0;
+  uint64_t entries_ = 0;
+};
+
+PathContests& Contests() {
+  static PathContests* contests = new PathContests();  // never destroyed: calls may outlive exit
+  return *contests;
 }
 
 // The tiles, threads and channel blocks of a call on choice->path.
@@ -108,6 +213,24 @@ void ChooseTiles(const Problem& p, const Options& options, size_t combinations,
   choice->threads = std::min(threads, tiles * choice->channel_blocks);
 }
 
+// The choice of `row` for the call: its settings, a test's forced flags, tiles and threads.
+PathChoice ChoiceOf(const PathRow& row, const PathQuery& query, size_t combinations) {
+  PathChoice choice;
+  choice.path = row.path;
+  if (row.set_up != nullptr) row.set_up(query, &choice);
+  const int forced_flags = forced_pair_flags.load(std::memory_order_relaxed);
+  if (choice.path == SamplerPath::kPairs && forced_flags >= 0) {
+    choice.pair_flags.hardware_gathers = (forced_flags & 1) != 0;
+    choice.pair_flags.stream_output = (forced_flags & 2) != 0;
+  }
+  const int forced_permuted = forced_permuted_weights.load(std::memory_order_relaxed);
+  if (choice.path == SamplerPath::kChannelsLast && forced_permuted >= 0) {
+    choice.last_flags.permuted_weights = forced_permuted != 0;
+  }
+  ChooseTiles(query.problem, query.options, combinations, &choice);
+  return choice;
+}
+
 }  // namespace
 
 PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes& types) {
@@ -123,20 +246,32 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
                         ChannelsLast(p),
                         p.in_plane <= kMaxWindowPlane};
   const PathRow& row = ChooseRow(query);
-  PathChoice choice;
-  choice.path = row.path;
-  if (row.set_up != nullptr) row.set_up(query, &choice);
-  const int forced_flags = forced_pair_flags.load(std::memory_order_relaxed);
-  if (choice.path == SamplerPath::kPairs && forced_flags >= 0) {
-    choice.pair_flags.hardware_gathers = (forced_flags & 1) != 0;
-    choice.pair_flags.stream_output = (forced_flags & 2) != 0;
+  PathChoice choice = ChoiceOf(row, query, combinations);
+  if (PathContested(query, row)) {
+    const ContestKey key{DispatchedTarget(),
+                         p.batch,
+                         p.channels,
+                         p.in[0],
+                         p.in[1],
+                         p.out_plane,
+                         types.element_kind,
+                         types.float32_grid,
+                         options.padding,
+                         options.align_corners,
+                         choice.threads};
+    const ContestTicket ticket = Contests().Enter(key);
+    if (ticket.way == 1) {
+      for (const PathRow& pairs : kPathTable) {
+        if (pairs.path == SamplerPath::kPairs) choice = ChoiceOf(pairs, query, combinations);
+      }
+    }
+    choice.contest = ticket;
   }
-  const int forced_permuted = forced_permuted_weights.load(std::memory_order_relaxed);
-  if (choice.path == SamplerPath::kChannelsLast && forced_permuted >= 0) {
-    choice.last_flags.permuted_weights = forced_permuted != 0;
-  }
-  ChooseTiles(p, options, combinations, &choice);
   return choice;
+}
+
+void RecordPathTrial(const PathChoice& choice, double seconds) {
+  if (choice.contest.slot >= 0) Contests().Record(choice.contest, seconds);
 }
 
 const char* SamplerPathName(SamplerPath path) {
@@ -156,6 +291,10 @@ void ForcePairFlagsForTest(std::optional<PairFlags> flags) {
                          : -1;
   forced_pair_flags.store(bits, std::memory_order_relaxed);
 }
+
+void ResetPathContestsForTest() { Contests().Reset(); }
+
+size_t DecidedPathContestsForTest() { return Contests().Decided(); }
 
 void ForcePermutedWeightsForTest(std::optional<bool> permuted) {
   forced_permuted_weights.store(permuted ? static_cast<int>(*permuted) : -1,

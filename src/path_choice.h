@@ -5,6 +5,7 @@
 #define GRIDSAMPLE_SRC_PATH_CHOICE_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 #include "channels_last.h"
@@ -64,6 +65,15 @@ struct PathQuery {
   bool small_plane;    // the input planes fit the window and nearest plans (kMaxWindowPlane)
 };
 
+// A call timed for a contest between two paths (path_choice.cc): the contest's slot in their
+// table (-1: the call is not timed), the slot's occupant then (a slot may pass to another kind of
+// call meanwhile), and the way the call takes (0: the rule's path, 1: the other).
+struct ContestTicket {
+  int slot = -1;
+  uint64_t entry = 0;
+  int way = 0;
+};
+
 // The path and the settings of one call: the one place they are chosen (ChoosePath).
 struct PathChoice {
   SamplerPath path = SamplerPath::kGeneric;
@@ -74,6 +84,7 @@ struct PathChoice {
   size_t tile = 0;               // locations per tile, a multiple of kRowBlock
   size_t threads = 1;
   size_t channel_blocks = 1;  // work items split each tile's channels in this many blocks
+  ContestTicket contest;      // where the call is timed for a contest (path_choice.cc)
 };
 
 // One row of the path table. `fits`: whether the path can sample the call at all (its element
@@ -102,6 +113,10 @@ inline bool ChannelsLast(const Problem& p) {
 // The first row of the table that fits the call and pays there (or the path a test forces,
 // where it fits), its settings, and the call's tiles and threads.
 PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes& types);
+
+// The time a call of `choice` took, in seconds, from its setup to its last store: for the
+// contest the call was timed for (nothing where choice.contest.slot is -1).
+void RecordPathTrial(const PathChoice& choice, double seconds);
 
 }  // namespace gridsample
 

@@ -10,6 +10,7 @@
 #include "sampler.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <new>
 #include <string>
@@ -147,6 +148,7 @@ void SampleCall(const Problem& p, const TensorView& x, const TensorView& grid,
   if (p.y_count == 0) return;
   CallSetup setup = MakeSetup<XD, GD>(p, options, ChoosePath(p, options, PathTypesOf<XD, GD>()));
   const PathChoice& choice = setup.choice;
+  const auto start = std::chrono::steady_clock::now();
   std::vector<Scratch<C>> scratch(choice.threads);
   for (Scratch<C>& worker : scratch) worker.Allocate(setup);
   // The channels-last path copies and samples a few batch items at a time: one per thread, at
@@ -184,6 +186,10 @@ void SampleCall(const Problem& p, const TensorView& x, const TensorView& grid,
       SampleItem<XD, GD>(setup, grid.data, x.data, y.data, n, l0, count, item / tiles,
                          &scratch[worker]);
     });
+  }
+  if (choice.contest.slot >= 0) {
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    RecordPathTrial(choice, took.count());
   }
 }
 

@@ -42,6 +42,12 @@ void ForcePairFlagsForTest(std::optional<PairFlags> flags);
 // ForceSamplerPathForTest.
 void ForcePermutedWeightsForTest(std::optional<bool> permuted);
 
+// Test hooks of the contests between the channels-last and pair paths (path_choice.cc): forget
+// every contest, so that the next calls of each kind are timed again; and how many kinds of call
+// have a decided contest. Not for concurrent use, as ForceSamplerPathForTest.
+void ResetPathContestsForTest();
+size_t DecidedPathContestsForTest();
+
 // Computes y for a validated problem. Fails only when memory or threads cannot be had.
 Status RunSampler(const Problem& problem, const TensorView& x, const TensorView& grid,
                   const MutableTensorView& y, const Options& options);

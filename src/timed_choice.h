@@ -1,6 +1,8 @@
 // Kernel choices that no vendor, model or target rule makes: where two ways of a kernel trade
 // places from one CPU to the next (docs/benchmarks.md), the first call that needs the choice
-// times both on this CPU, on a small problem of its own, and the answer is kept for the process.
+// times both on this CPU, on a small problem of its own, and the answer is kept for the process
+// (SecondWayFaster); or where the answer depends on the call as well, the calls themselves are
+// timed (CallContest).
 #ifndef GRIDSAMPLE_SRC_TIMED_CHOICE_H_
 #define GRIDSAMPLE_SRC_TIMED_CHOICE_H_
 
@@ -29,6 +31,42 @@ bool SecondWayFaster(const Run& run, int calls) {
   }
   return fastest[1] * kMargin < fastest[0];
 }
+
+// Two ways of sampling one kind of call, which give the same bits, timed on the calls
+// themselves: the first calls alternate between them until each has kTrials timed, then the
+// fastest call of each decides for the rest, by kMargin (a tie keeps way 0). The fastest, as the
+// host's interruptions only ever add time, and a call's first run its page faults. Not thread
+// safe: its owner serialises the calls (path_choice.cc).
+class CallContest {
+ public:
+  static constexpr int kTrials = 4;
+  static constexpr double kMargin = 1.02;
+
+  // The way (0 or 1) the next call takes; *timed says whether its time goes to Record.
+  int Enter(bool* timed) {
+    *timed = !decided();
+    if (!*timed) return winner_;
+    const int way = entered_[1] < entered_[0] ? 1 : 0;
+    ++entered_[way];
+    return way;
+  }
+  // A timed call's duration, in seconds.
+  void Record(int way, double seconds) {
+    if (decided()) return;
+    fastest_[way] = std::min(fastest_[way], seconds);
+    if (++timed_[way] >= kTrials && timed_[1 - way] >= kTrials) {
+      winner_ = fastest_[1] * kMargin < fastest_[0] ? 1 : 0;
+    }
+  }
+  bool decided() const { return winner_ >= 0; }
+  int winner() const { return winner_; }  // -1 until decided
+
+ private:
+  int entered_[2] = {0, 0};
+  int timed_[2] = {0, 0};
+  double fastest_[2] = {HUGE_VAL, HUGE_VAL};
+  int winner_ = -1;
+};
 
 // Numbers in [0, 1) for the timed problems' data (xorshift32): the same on every run, so that
 // every process times the same work.

@@ -17,6 +17,8 @@
 #include "tests/forced_path.h"
 #include "tests/targets.h"
 #include "tests/tester.h"
+#include "thread_pool.h"
+#include "timed_choice.h"
 
 namespace gridsample {
 namespace {
@@ -219,6 +221,90 @@ TEST_CASE("The gathers are timed once per target, and only on AVX-512 targets", 
     for (int k = 0; k < 3; ++k) CHECK(HardwareGathersPay() == first);
     if (std::string(hwy::TargetName(target)).rfind("AVX3", 0) != 0) CHECK_FALSE(first);
   });
+}
+
+TEST_CASE("A call contest alternates its ways, then keeps the faster one", "[paths]") {
+  // Way 1 faster by more than the margin: it wins; within the margin, way 0 keeps the calls.
+  for (const double way1 : {0.5, 1.0 / (CallContest::kMargin * 1.001), 0.995}) {
+    CallContest contest;
+    for (int call = 0; call < 2 * CallContest::kTrials; ++call) {
+      CHECK_FALSE(contest.decided());
+      bool timed = false;
+      const int way = contest.Enter(&timed);
+      CHECK(timed);
+      CHECK(way == call % 2);
+      // Each way's first call is slow (page faults), and the others vary: the fastest counts.
+      const double seconds = (way == 0 ? 1.0 : way1) * (call < 2 ? 3.0 : 1.0 + 0.1 * (call / 2));
+      contest.Record(way, seconds);
+    }
+    INFO("way 1 at " << way1);
+    REQUIRE(contest.decided());
+    const int winner = way1 * CallContest::kMargin < 1.0 ? 1 : 0;
+    CHECK(contest.winner() == winner);
+    contest.Record(1 - winner, 1e-9);  // late times change nothing
+    for (int call = 0; call < 3; ++call) {
+      bool timed = true;
+      CHECK(contest.Enter(&timed) == winner);
+      CHECK_FALSE(timed);
+    }
+  }
+}
+
+TEST_CASE("A call contest decides only on times of both ways", "[paths]") {
+  // Calls entered but never timed (a call that failed) leave the contest open.
+  CallContest contest;
+  bool timed = false;
+  for (int call = 0; call < 4 * CallContest::kTrials; ++call) contest.Enter(&timed);
+  for (int call = 0; call < 4 * CallContest::kTrials; ++call) contest.Record(0, 1.0);
+  CHECK_FALSE(contest.decided());
+  for (int call = 0; call < CallContest::kTrials; ++call) contest.Record(1, 2.0);
+  CHECK(contest.decided());
+  CHECK(contest.winner() == 0);
+}
+
+TEST_CASE("Contested calls give the same bits while they are timed and after", "[paths][simd]") {
+  // 2-D linear images of 16 channels on planes of 24 x 20: the channels-last path takes them by
+  // its rule, and the pair path contests them (path_choice.cc). Each target's and thread
+  // count's calls of this kind are a contest of their own, decided after 2 * kTrials calls;
+  // every call gives the first call's bits, whichever path it took. One channel, or planes past
+  // 4096 elements, stay out of the contests.
+  ResetPathContestsForTest();
+  std::mt19937_64 rng(41);
+  std::uniform_real_distribution<double> value(-4.0, 4.0), coordinate(-1.1, 1.1);
+  const auto random = [&](std::vector<int64_t> shape, std::uniform_real_distribution<double>& d) {
+    test::AnyTensor t(DType::kFloat32, shape);
+    for (size_t i = 0; i < t.size(); ++i) t.Set(i, d(rng));
+    return t;
+  };
+  const test::AnyTensor x = random({1, 16, 24, 20}, value),
+                        grid = random({1, 40, 36, 2}, coordinate);
+  const test::AnyTensor one = random({1, 1, 24, 20}, value), large = random({1, 16, 64, 70}, value);
+  const test::AnyTensor large_grid = random({1, 50, 50, 2}, coordinate);
+  test::AnyTensor one_y(DType::kFloat32, {1, 1, 40, 36}), large_y(DType::kFloat32, {1, 16, 50, 50});
+  std::vector<int> thread_counts = {1};
+  if (ThreadsForCall(2) == 2) thread_counts.push_back(2);
+  size_t contests = 0;
+  test::ForEachTarget([&](int64_t) {
+    for (int threads : thread_counts) {
+      Options options;
+      options.num_threads = threads;
+      test::AnyTensor first(DType::kFloat32, {1, 16, 40, 36});
+      REQUIRE(GridSample(x.view(), grid.view(), first.mutable_view(), options).ok());
+      for (int call = 1; call < 2 * CallContest::kTrials + 3; ++call) {
+        INFO("call " << call << ", " << threads << " threads");
+        CHECK(DecidedPathContestsForTest() == contests + (call >= 2 * CallContest::kTrials));
+        test::AnyTensor y(DType::kFloat32, {1, 16, 40, 36});
+        REQUIRE(GridSample(x.view(), grid.view(), y.mutable_view(), options).ok());
+        CHECK(y.Identical(first));
+        REQUIRE(GridSample(one.view(), grid.view(), one_y.mutable_view(), options).ok());
+        REQUIRE(GridSample(large.view(), large_grid.view(), large_y.mutable_view(), options).ok());
+      }
+      ++contests;
+      CHECK(DecidedPathContestsForTest() == contests);
+    }
+  });
+  ResetPathContestsForTest();
+  CHECK(DecidedPathContestsForTest() == 0);
 }
 
 TEST_CASE("A forced path that cannot sample a call leaves the call to one that can", "[paths]") {
