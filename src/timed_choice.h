@@ -13,13 +13,15 @@
 
 namespace gridsample {
 
+// How much faster the second of two timed ways must be to be taken: a tie keeps the first.
+inline constexpr double kTimedMargin = 1.02;
+
 // Whether run(true), called `calls` times, takes less time than run(false) called as often, by
-// a margin of 2% (a tie keeps the first way): 9 rounds alternate the two, and the fastest round
-// of each decides, as the host's interruptions only ever add time.
+// kTimedMargin: 9 rounds alternate the two, and the fastest round of each decides, as the
+// host's interruptions only ever add time.
 template <class Run>
 bool SecondWayFaster(const Run& run, int calls) {
   constexpr int kRounds = 9;
-  constexpr double kMargin = 1.02;
   double fastest[2] = {HUGE_VAL, HUGE_VAL};
   for (int round = 0; round < kRounds; ++round) {
     for (int way = 0; way < 2; ++way) {
@@ -29,21 +31,24 @@ bool SecondWayFaster(const Run& run, int calls) {
       fastest[way] = std::min(fastest[way], took.count());
     }
   }
-  return fastest[1] * kMargin < fastest[0];
+  return fastest[1] * kTimedMargin < fastest[0];
 }
 
 // Two ways of sampling one kind of call, which give the same bits, timed on the calls
 // themselves: the first calls alternate between them until each has kTrials timed, then the
-// fastest call of each decides for the rest, by kMargin (a tie keeps way 0). The fastest, as the
-// host's interruptions only ever add time, and a call's first run its page faults. Not thread
-// safe: its owner serialises the calls (path_choice.cc).
+// fastest call of each decides, way 1 by kTimedMargin. The fastest, as the host's interruptions
+// only ever add time, and a kind of call's first run its page faults. The decision holds for
+// kRetimeAfter calls, then the two are timed again, as the machine's load changes (a second
+// thread pays less beside a busy neighbour). Not thread safe: its owner serialises the calls
+// (path_choice.cc).
 class CallContest {
  public:
   static constexpr int kTrials = 4;
-  static constexpr double kMargin = 1.02;
+  static constexpr int kRetimeAfter = 2000;
 
   // The way (0 or 1) the next call takes; *timed says whether its time goes to Record.
   int Enter(bool* timed) {
+    if (decided() && ++decided_calls_ > kRetimeAfter) *this = CallContest();
     *timed = !decided();
     if (!*timed) return winner_;
     const int way = entered_[1] < entered_[0] ? 1 : 0;
@@ -55,7 +60,7 @@ class CallContest {
     if (decided()) return;
     fastest_[way] = std::min(fastest_[way], seconds);
     if (++timed_[way] >= kTrials && timed_[1 - way] >= kTrials) {
-      winner_ = fastest_[1] * kMargin < fastest_[0] ? 1 : 0;
+      winner_ = fastest_[1] * kTimedMargin < fastest_[0] ? 1 : 0;
     }
   }
   bool decided() const { return winner_ >= 0; }
@@ -66,6 +71,7 @@ class CallContest {
   int timed_[2] = {0, 0};
   double fastest_[2] = {HUGE_VAL, HUGE_VAL};
   int winner_ = -1;
+  int decided_calls_ = 0;  // calls entered since the decision
 };
 
 // Numbers in [0, 1) for the timed problems' data (xorshift32): the same on every run, so that

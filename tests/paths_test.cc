@@ -223,9 +223,9 @@ TEST_CASE("The gathers are timed once per target, and only on AVX-512 targets", 
   });
 }
 
-TEST_CASE("A call contest alternates its ways, then keeps the faster one", "[paths]") {
+TEST_CASE("A call contest alternates its ways, keeps the faster one, then times again", "[paths]") {
   // Way 1 faster by more than the margin: it wins; within the margin, way 0 keeps the calls.
-  for (const double way1 : {0.5, 1.0 / (CallContest::kMargin * 1.001), 0.995}) {
+  for (const double way1 : {0.5, 1.0 / (kTimedMargin * 1.001), 0.995}) {
     CallContest contest;
     for (int call = 0; call < 2 * CallContest::kTrials; ++call) {
       CHECK_FALSE(contest.decided());
@@ -239,14 +239,24 @@ TEST_CASE("A call contest alternates its ways, then keeps the faster one", "[pat
     }
     INFO("way 1 at " << way1);
     REQUIRE(contest.decided());
-    const int winner = way1 * CallContest::kMargin < 1.0 ? 1 : 0;
+    const int winner = way1 * kTimedMargin < 1.0 ? 1 : 0;
     CHECK(contest.winner() == winner);
     contest.Record(1 - winner, 1e-9);  // late times change nothing
-    for (int call = 0; call < 3; ++call) {
+    for (int call = 0; call < CallContest::kRetimeAfter; ++call) {
       bool timed = true;
       CHECK(contest.Enter(&timed) == winner);
       CHECK_FALSE(timed);
     }
+    // Then timed again from the start: both ways, the slower one now winning.
+    for (int call = 0; call < 2 * CallContest::kTrials; ++call) {
+      bool timed = false;
+      const int way = contest.Enter(&timed);
+      CHECK(timed);
+      CHECK(way == call % 2);
+      contest.Record(way, way == winner ? 2.0 : 1.0);
+    }
+    REQUIRE(contest.decided());
+    CHECK(contest.winner() == 1 - winner);
   }
 }
 
