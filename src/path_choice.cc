@@ -69,6 +69,14 @@ std::atomic<int> forced_path{-1};  // ForceSamplerPathForTest's path, or -1
 std::atomic<int> forced_pair_flags{-1};
 std::atomic<int> forced_permuted_weights{-1};  // ForcePermutedWeightsForTest's choice, or -1
 
+// The row of `path` (every path has one: the static_assert above), or null past the last path.
+const PathRow* RowOf(SamplerPath path) {
+  for (const PathRow& row : kPathTable) {
+    if (row.path == path) return &row;
+  }
+  return nullptr;
+}
+
 const PathRow& ChooseRow(const PathQuery& query) {
   const int forced = forced_path.load(std::memory_order_relaxed);
   for (const PathRow& row : kPathTable) {
@@ -260,11 +268,7 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
                          options.align_corners,
                          choice.threads};
     const ContestTicket ticket = Contests().Enter(key);
-    if (ticket.way == 1) {
-      for (const PathRow& pairs : kPathTable) {
-        if (pairs.path == SamplerPath::kPairs) choice = ChoiceOf(pairs, query, combinations);
-      }
-    }
+    if (ticket.way == 1) choice = ChoiceOf(*RowOf(SamplerPath::kPairs), query, combinations);
     choice.contest = ticket;
   }
   return choice;
@@ -275,10 +279,8 @@ void RecordPathTrial(const PathChoice& choice, double seconds) {
 }
 
 const char* SamplerPathName(SamplerPath path) {
-  for (const PathRow& row : kPathTable) {
-    if (row.path == path) return row.name;
-  }
-  return nullptr;
+  const PathRow* row = RowOf(path);
+  return row != nullptr ? row->name : nullptr;
 }
 
 void ForceSamplerPathForTest(std::optional<SamplerPath> path) {
