@@ -192,18 +192,32 @@ struct Tuning {
   static constexpr size_t kPrefetchOutput = size_t{1} << 20;
 };
 
-// Pixels of at most kSmallPixel channels take kSmallPixel floats, larger ones whole blocks of
-// kChannelPad.
-size_t PaddedChannels(size_t channels) {
-  return channels <= kSmallPixel ? kSmallPixel : RoundUp(channels, kChannelPad);
-}
-
 // Float32 channels-last X whose pixels are already padded is read as it is.
 bool ReadsXDirectly(const PathQuery& q) {
   return q.channels_last && q.types.float32_x && PaddedChannels(q.channels) == q.channels;
 }
 
 }  // namespace
+
+size_t PaddedChannels(size_t channels) {
+  return channels <= kSmallPixel ? kSmallPixel : RoundUp(channels, kChannelPad);
+}
+
+size_t GroupChannels(size_t channels, size_t plane) {
+  size_t width = channels >= 2 * kChannelGroup ? kChannelGroup : channels;
+  if (width >= kChannelGroup &&
+      static_cast<double>(plane) * static_cast<double>(width * sizeof(float)) >
+          static_cast<double>(kGroupCopyBytes)) {
+    width = kChannelGroup / 2;
+  }
+  return channels >= 2 * width ? width : 0;
+}
+
+bool ChannelGroupsFit(const Problem& p, size_t width, size_t workers) {
+  const size_t channels = static_cast<size_t>(p.channels);
+  const size_t widest = ChannelGroup(channels, width, channels / width - 1).count;
+  return static_cast<size_t>(p.in_plane) <= kMaxChannelsLast / (workers * PaddedChannels(widest));
+}
 
 bool ChannelsLastFits(const PathQuery& q) {
   return q.types.channels_last && (LinearPairsFit(q) || CubicQuadsFit(q)) &&
@@ -227,6 +241,9 @@ bool ChannelsLastPays(const PathQuery& q) {
 void SetUpChannelsLast(const PathQuery& q, PathChoice* choice) {
   choice->padded_channels = PaddedChannels(q.channels);
   choice->copy_pixels = !ReadsXDirectly(q);
+  if (!q.channels_last) {
+    choice->group_channels = GroupChannels(q.channels, static_cast<size_t>(q.problem.in_plane));
+  }
   choice->last_flags.prefetch_output = static_cast<double>(q.channels) *
                                            static_cast<double>(q.problem.out_plane) *
                                            static_cast<double>(q.types.x_bytes) >

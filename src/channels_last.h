@@ -17,6 +17,7 @@ namespace gridsample {
 
 struct PathQuery;   // path_choice.h
 struct PathChoice;  // path_choice.h
+struct Problem;     // validate.h
 
 inline constexpr size_t kChannelPad = 8;
 // Pixels of at most this many channels are padded to it rather than to kChannelPad: one
@@ -29,6 +30,41 @@ inline constexpr size_t kMaxChannelsLast = size_t{8} << 20;
 // Input elements per work item of the copy (whole kRowBlocks of locations): enough work items
 // for every thread even when the planes are small.
 inline constexpr size_t kToChannelsLastItem = size_t{1} << 16;
+
+// Planar X of many channels is copied and sampled a group of channels at a time, each group a
+// work item of its own (PathChoice::group_channels): a group's copy stays in L2 while its
+// locations are sampled, where a whole copy would spill to L3 as its taps are read
+// (docs/benchmarks.md, "Channel groups"). Groups are kChannelGroup channels (one
+// pass of the kernel's sums) from 2 * kChannelGroup channels, and half that where such a
+// group's copy would pass kGroupCopyBytes, half of a core's L2 on the machines measured (which
+// also splits images of kChannelGroup to 2 * kChannelGroup - 1 channels whose whole copy
+// passes it).
+inline constexpr size_t kChannelGroup = 32;
+inline constexpr size_t kGroupCopyBytes = size_t{1} << 20;
+
+// The channels of each group for planar X of `channels` channels on planes of `plane`
+// elements; 0 where it is copied whole.
+size_t GroupChannels(size_t channels, size_t plane);
+
+// Channels first .. first + count - 1.
+struct ChannelRange {
+  size_t first;
+  size_t count;
+};
+
+// Group g of the channels / width groups: `width` channels each, the last one with the rest.
+inline ChannelRange ChannelGroup(size_t channels, size_t width, size_t g) {
+  const size_t first = g * width;
+  return {first, first + 2 * width > channels ? channels - first : width};
+}
+
+// The floats a pixel of `channels` channels takes in a copy: kSmallPixel for at most that
+// many, else whole blocks of kChannelPad.
+size_t PaddedChannels(size_t channels);
+
+// Whether `workers` copies of one group each (the widest, of `width` channels or more) fit
+// kMaxChannelsLast.
+bool ChannelGroupsFit(const Problem& p, size_t width, size_t workers);
 
 // The path's row (path_choice.cc). It fits where PlanLinearPairs or PlanCubicQuads plans the
 // call for a float kind and one batch item's copy fits kMaxChannelsLast (or X is read as it

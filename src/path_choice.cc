@@ -43,6 +43,9 @@ struct Tuning {
   // threads splitting locations each read every input plane, and a block of channels shares
   // its tile's plan.
   static constexpr size_t kChannelBlocks = 4;
+  // The channels-last path's channel groups (channels_last.h) per thread, at the least: whole
+  // groups balance the threads' shares less finely than tiles.
+  static constexpr size_t kGroupsPerThread = 2;
   // Input planes of at most this many elements (16 KB of float32: an L1 holds one) leave 2-D
   // linear images that the channels-last path takes to a contest with the pair path
   // (PathContested).
@@ -197,6 +200,15 @@ void ChooseTiles(const Problem& p, const Options& options, size_t combinations,
       static_cast<size_t>(p.channels) >= Tuning::kChannelBlocks * threads) {
     choice->channel_blocks = threads;
   }
+  // Channel groups are kept where they give every thread kGroupsPerThread of them and the
+  // threads' copies fit; else the threads split the tiles of one copy.
+  const size_t width = choice->group_channels;
+  const size_t groups =
+      width > 0 ? static_cast<size_t>(p.batch) * (static_cast<size_t>(p.channels) / width) : 0;
+  if (width > 0 && ((threads > 1 && groups < Tuning::kGroupsPerThread * threads) ||
+                    !ChannelGroupsFit(p, width, std::min(threads, groups)))) {
+    choice->group_channels = 0;
+  }
   // Tiles as large as the plan budget allows, but small enough that every thread gets a few
   // (a batch of one image must still spread over the threads): kItemsPerThread, or one where a
   // batch item has fewer locations than input elements per channel (a sparse sampling:
@@ -210,7 +222,7 @@ void ChooseTiles(const Problem& p, const Options& options, size_t combinations,
   const size_t per_thread = p.out_plane < p.in_plane ? 1 : Tuning::kItemsPerThread;
   const size_t wanted_items =
       (per_thread * threads + choice->channel_blocks - 1) / choice->channel_blocks;
-  if (threads > 1 && static_cast<size_t>(p.batch) < wanted_items) {
+  if (threads > 1 && choice->group_channels == 0 && static_cast<size_t>(p.batch) < wanted_items) {
     const size_t per_item =
         (static_cast<size_t>(p.batch) * per_batch + wanted_items - 1) / wanted_items;
     tile = std::min(tile, std::max<size_t>(per_item, kRowBlock));
@@ -218,7 +230,8 @@ void ChooseTiles(const Problem& p, const Options& options, size_t combinations,
   choice->tile = RoundUp(std::min(tile, per_batch), kRowBlock);
   const size_t tiles =
       static_cast<size_t>(p.batch) * ((per_batch + choice->tile - 1) / choice->tile);
-  choice->threads = std::min(threads, tiles * choice->channel_blocks);
+  choice->threads =
+      std::min(threads, choice->group_channels > 0 ? groups : tiles * choice->channel_blocks);
 }
 
 // The choice of `row` for the call: its settings, a test's forced flags, tiles and threads.

@@ -84,7 +84,11 @@ struct PathChoice {
   size_t tile = 0;               // locations per tile, a multiple of kRowBlock
   size_t threads = 1;
   size_t channel_blocks = 1;  // work items split each tile's channels in this many blocks
-  ContestTicket contest;      // where the call is timed for a contest (path_choice.cc)
+  // The channels-last path's groups of planar X's channels (GroupChannels): the channels of
+  // each, whose work items are one batch item's group over all its tiles; 0: work items of
+  // tiles over one whole copy.
+  size_t group_channels = 0;
+  ContestTicket contest;  // where the call is timed for a contest (path_choice.cc)
 };
 
 // One row of the path table. `fits`: whether the path can sample the call at all (its element

@@ -123,7 +123,12 @@ void SampleItem(const CallSetup& setup, const void* grid, const void* x, void* y
           return;
         case SamplerPath::kChannelsLast:
           if constexpr (kTypes.channels_last) {
-            SampleChannelsLastTile<XD, GD>(setup, plan, grid, x, y, n, l0);
+            const Problem& p = *setup.problem;
+            const size_t padded = setup.choice.padded_channels;
+            SampleChannelsLastTile<XD, GD>(
+                setup, plan, grid, x, y, n, l0,
+                setup.pixels + static_cast<size_t>((n - setup.pixels_batch) * p.in_plane) * padded,
+                ChannelRange{0, static_cast<size_t>(p.channels)}, padded);
           }
           return;
         default:
@@ -141,19 +146,45 @@ void SampleItem(const CallSetup& setup, const void* grid, const void* x, void* y
   SampleTile<XD>(setup, x, y, n, l0, count, c0, c1, &s->generic);
 }
 
-template <DType XD, DType GD>
-void SampleCall(const Problem& p, const TensorView& x, const TensorView& grid,
-                const MutableTensorView& y, const Options& options) {
-  using C = typename Traits<XD>::Compute;
-  if (p.y_count == 0) return;
-  CallSetup setup = MakeSetup<XD, GD>(p, options, ChoosePath(p, options, PathTypesOf<XD, GD>()));
+// The channels-last path over channel groups (PathChoice::group_channels): each work item
+// copies one batch item's group of channels to its worker's pixels and samples them at every
+// tile of the item, so that the group's copy is still in that core's cache.
+template <DType XD, DType GD, typename C>
+void SampleChannelGroups(const CallSetup& setup, const void* grid, const void* x, void* y,
+                         std::vector<Scratch<C>>& scratch) {
+  const Problem& p = *setup.problem;
   const PathChoice& choice = setup.choice;
-  // Only a contest's calls read the clock: the smallest calls take well under a microsecond.
-  const bool timed = choice.contest.slot >= 0;
-  const auto start =
-      timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
-  std::vector<Scratch<C>> scratch(choice.threads);
-  for (Scratch<C>& worker : scratch) worker.Allocate(setup);
+  const size_t channels = static_cast<size_t>(p.channels), width = choice.group_channels;
+  const size_t groups = channels / width, plane = static_cast<size_t>(p.in_plane);
+  const size_t pitch = plane * PaddedChannels(ChannelGroup(channels, width, groups - 1).count);
+  float* copies = KeptCopy(choice.threads * pitch);
+  ParallelFor(
+      static_cast<size_t>(p.batch) * groups, choice.threads, [&](size_t item, size_t worker) {
+        const int64_t n = static_cast<int64_t>(item / groups);
+        const ChannelRange group = ChannelGroup(channels, width, item % groups);
+        const size_t padded = PaddedChannels(group.count);
+        float* pixels = copies + worker * pitch;
+        ToChannelsLast(setup.element_kind,
+                       static_cast<const typename Traits<XD>::Storage*>(x) +
+                           ChannelStart(p, n, static_cast<int64_t>(group.first), p.in_plane),
+                       group.count, plane, padded, 0, plane, pixels);
+        for (int64_t l0 = 0; l0 < p.out_plane; l0 += static_cast<int64_t>(choice.tile)) {
+          const size_t count = static_cast<size_t>(
+              std::min<int64_t>(static_cast<int64_t>(choice.tile), p.out_plane - l0));
+          const WindowPlanView plan =
+              PlanWindowsTile<GD>(setup, grid, n, l0, count, &scratch[worker].windows);
+          SampleChannelsLastTile<XD, GD>(setup, plan, grid, x, y, n, l0, pixels, group, padded);
+        }
+      });
+}
+
+// Every tile of the call (CopyToPixels first for the channels-last path's copy), in work items
+// over the threads.
+template <DType XD, DType GD, typename C>
+void SampleTiles(CallSetup& setup, const void* grid, const void* x, void* y,
+                 std::vector<Scratch<C>>& scratch) {
+  const Problem& p = *setup.problem;
+  const PathChoice& choice = setup.choice;
   // The channels-last path copies and samples a few batch items at a time: one per thread, at
   // most as many as the kept copy holds, so that each item's pixels are sampled while they are
   // still in the cache of the core that copied them. The other paths, and the channels-last
@@ -168,12 +199,12 @@ void SampleCall(const Problem& p, const TensorView& x, const TensorView& grid,
     pixels = KeptCopy(static_cast<size_t>(batch_step) * plane * padded);
     setup.pixels = pixels;
   } else if (padded > 0) {
-    setup.pixels = static_cast<const float*>(x.data);
+    setup.pixels = static_cast<const float*>(x);
   }
   for (int64_t n0 = 0; n0 < p.batch; n0 += batch_step) {
     const int64_t batch_items = std::min(batch_step, p.batch - n0);
     if (copy) {
-      CopyToPixels<XD>(setup, x.data, n0, batch_items, pixels);
+      CopyToPixels<XD>(setup, x, n0, batch_items, pixels);
       setup.pixels_batch = n0;
     }
     // Items run block by block (ParallelFor gives each thread a contiguous share: one channel
@@ -186,10 +217,30 @@ void SampleCall(const Problem& p, const TensorView& x, const TensorView& grid,
       const int64_t l0 = tile % setup.tiles_per_batch * static_cast<int64_t>(choice.tile);
       const size_t count = static_cast<size_t>(
           std::min<int64_t>(static_cast<int64_t>(choice.tile), p.out_plane - l0));
-      SampleItem<XD, GD>(setup, grid.data, x.data, y.data, n, l0, count, item / tiles,
-                         &scratch[worker]);
+      SampleItem<XD, GD>(setup, grid, x, y, n, l0, count, item / tiles, &scratch[worker]);
     });
   }
+}
+
+template <DType XD, DType GD>
+void SampleCall(const Problem& p, const TensorView& x, const TensorView& grid,
+                const MutableTensorView& y, const Options& options) {
+  using C = typename Traits<XD>::Compute;
+  if (p.y_count == 0) return;
+  CallSetup setup = MakeSetup<XD, GD>(p, options, ChoosePath(p, options, PathTypesOf<XD, GD>()));
+  const PathChoice& choice = setup.choice;
+  // Only a contest's calls read the clock: the smallest calls take well under a microsecond.
+  const bool timed = choice.contest.slot >= 0;
+  const auto start =
+      timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+  std::vector<Scratch<C>> scratch(choice.threads);
+  for (Scratch<C>& worker : scratch) worker.Allocate(setup);
+  bool grouped = false;
+  if constexpr (PathTypesOf<XD, GD>().channels_last) {
+    grouped = choice.group_channels > 0;
+    if (grouped) SampleChannelGroups<XD, GD>(setup, grid.data, x.data, y.data, scratch);
+  }
+  if (!grouped) SampleTiles<XD, GD>(setup, grid.data, x.data, y.data, scratch);
   if (timed) {
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
     RecordPathTrial(choice, took.count());

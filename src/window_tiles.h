@@ -150,26 +150,28 @@ void SampleWindowsTile(const CallSetup& setup, const WindowPlanView& plan, const
   }
 }
 
-// The channels-last path for every channel of a planned tile.
+// The channels-last path for `channels` of a planned tile, from batch item n's `pixels` of
+// those channels, `padded` floats apart: all of them, or a group of planar X's
+// (PathChoice::group_channels).
 template <DType XD, DType GD>
 void SampleChannelsLastTile(const CallSetup& setup, const WindowPlanView& plan, const void* grid,
-                            const void* x, void* y, int64_t n, int64_t l0) {
+                            const void* x, void* y, int64_t n, int64_t l0, const float* pixels,
+                            ChannelRange channels, size_t padded) {
   using Storage = typename Traits<XD>::Storage;
   const Problem& p = *setup.problem;
-  const size_t padded = setup.choice.padded_channels;
-  const float* pixels =
-      setup.pixels + static_cast<size_t>((n - setup.pixels_batch) * p.in_plane) * padded;
+  const int64_t first = static_cast<int64_t>(channels.first);
   Storage* out =
-      static_cast<Storage*>(y) + ChannelStart(p, n, 0, p.out_plane) + l0 * setup.pixel_step;
+      static_cast<Storage*>(y) + ChannelStart(p, n, first, p.out_plane) + l0 * setup.pixel_step;
   const bool last = ChannelsLast(p);
   const bool flagged =
-      SampleChannelsLast(setup.element_kind, pixels, static_cast<size_t>(p.channels), padded, plan,
-                         out, last ? 1 : static_cast<size_t>(p.out_plane),
+      SampleChannelsLast(setup.element_kind, pixels, channels.count, padded, plan, out,
+                         last ? 1 : static_cast<size_t>(p.out_plane),
                          last ? static_cast<size_t>(p.channels) : 1, setup.choice.last_flags);
-  for (int64_t c = 0; flagged && c < p.channels; ++c) {
+  for (size_t c = 0; flagged && c < channels.count; ++c) {
+    const int64_t channel = first + static_cast<int64_t>(c);
     RecomputeNaNs<XD, GD>(setup, grid, n, l0, plan.count,
-                          static_cast<const Storage*>(x) + ChannelStart(p, n, c, p.in_plane),
-                          out + (last ? c : c * p.out_plane));
+                          static_cast<const Storage*>(x) + ChannelStart(p, n, channel, p.in_plane),
+                          out + (last ? c : c * static_cast<size_t>(p.out_plane)));
   }
 }
 

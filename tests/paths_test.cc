@@ -12,6 +12,7 @@
 #include <catch2/catch.hpp>
 
 #include "channels_last.h"
+#include "path_choice.h"
 #include "sampler.h"
 #include "tests/any_tensor.h"
 #include "tests/forced_path.h"
@@ -19,6 +20,7 @@
 #include "tests/tester.h"
 #include "thread_pool.h"
 #include "timed_choice.h"
+#include "validate.h"
 
 namespace gridsample {
 namespace {
@@ -315,6 +317,53 @@ TEST_CASE("Contested calls give the same bits while they are timed and after", "
   });
   ResetPathContestsForTest();
   CHECK(DecidedPathContestsForTest() == 0);
+}
+
+TEST_CASE("The channels-last path samples planar X of many channels in groups", "[paths]") {
+  // Groups of kChannelGroup channels from twice that many, of half as many where such a
+  // group's copy would pass kGroupCopyBytes (which also splits fewer channels), the last group
+  // with the rest; on more threads only where every thread gets two groups or more;
+  // channels-last X is read whole.
+  const size_t small = kGroupCopyBytes / sizeof(float) / kChannelGroup;  // a plane that fits
+  CHECK(GroupChannels(2 * kChannelGroup - 1, small / 2) == 0);
+  CHECK(GroupChannels(2 * kChannelGroup - 1, small) == kChannelGroup / 2);
+  CHECK(GroupChannels(2 * kChannelGroup, small) == kChannelGroup);
+  CHECK(GroupChannels(130, small) == kChannelGroup);
+  CHECK(GroupChannels(kChannelGroup, small) == 0);
+  CHECK(GroupChannels(kChannelGroup, small + 1) == kChannelGroup / 2);
+  CHECK(GroupChannels(130, small + 1) == kChannelGroup / 2);
+  CHECK(GroupChannels(kChannelGroup - 1, 4 * small) == 0);
+  CHECK(ChannelGroup(130, kChannelGroup, 2).first == 2 * kChannelGroup);
+  CHECK(ChannelGroup(130, kChannelGroup, 2).count == kChannelGroup);
+  CHECK(ChannelGroup(130, kChannelGroup, 3).count == 130 - 3 * kChannelGroup);
+  const ForcedPath forced(SamplerPath::kChannelsLast);
+  const auto width = [](std::vector<int64_t> x_shape, Layout layout, int threads) {
+    const std::vector<int64_t> grid_shape = {x_shape[0], 20, 20, 2};
+    std::vector<int64_t> y_shape = {x_shape[0], x_shape[1], 20, 20};
+    if (layout == kLast) y_shape = {x_shape[0], 20, 20, x_shape[3]};
+    const test::AnyTensor x(DType::kFloat32, x_shape), grid(DType::kFloat32, grid_shape);
+    test::AnyTensor y(DType::kFloat32, y_shape);
+    Options options;
+    options.num_threads = threads;
+    options.layout = layout;
+    Problem problem;
+    REQUIRE(Validate(x.view(), grid.view(), y.mutable_view(), options, &problem).ok());
+    const PathChoice choice =
+        ChoosePath(problem, options, PathTypesOf<DType::kFloat32, DType::kFloat32>());
+    REQUIRE(choice.path == SamplerPath::kChannelsLast);
+    return choice.group_channels;
+  };
+  constexpr Layout kFirst = Layout::kChannelsFirst;
+  CHECK(width({1, 63, 20, 20}, kFirst, 1) == 0);
+  CHECK(width({1, 64, 20, 20}, kFirst, 1) == kChannelGroup);
+  CHECK(width({1, 130, 20, 20}, kFirst, 1) == kChannelGroup);
+  CHECK(width({1, 32, 128, 128}, kFirst, 1) == kChannelGroup / 2);
+  CHECK(width({1, 20, 20, 130}, kLast, 1) == 0);
+  if (ThreadsForCall(2) == 2) {
+    CHECK(width({1, 64, 20, 20}, kFirst, 2) == 0);
+    CHECK(width({2, 64, 20, 20}, kFirst, 2) == kChannelGroup);
+    CHECK(width({1, 130, 20, 20}, kFirst, 2) == kChannelGroup);
+  }
 }
 
 TEST_CASE("A forced path that cannot sample a call leaves the call to one that can", "[paths]") {

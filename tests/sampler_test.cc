@@ -202,15 +202,18 @@ TEST_CASE("The channels-last path equals the pair and quad paths bit for bit", "
   // an infinite grid value and an infinite input element take the exact recompute on both.
   // Images of 20 channels (pixels of whole vectors) and volumes of 3, 4 and 12: pixels of
   // kSmallPixel floats, which 256- and 512-bit targets sum 2 or 4 taps a vector in 3-D cubic
-  // (SumSmallPixelColumns), and of 16.
+  // (SumSmallPixelColumns), and of 16. Images of 70 and 130 channels and a volume of 64 are
+  // sampled in groups (GroupChannels: of kChannelGroup, the last of 38, 34 and 32 channels) on
+  // 1 thread, and the 130 on 2 threads too (2 groups a thread); an image of 40 channels whose
+  // whole copy passes kGroupCopyBytes in groups of 16 and 24.
   struct Geometry {
     int64_t channels;
     std::vector<int64_t> in, out;  // spatial sizes
   };
-  const Geometry geometries[] = {{20, {24, 31}, {26, 29}},
-                                 {4, {6, 7, 9}, {5, 6, 11}},
-                                 {3, {5, 8, 6}, {4, 7, 5}},
-                                 {12, {4, 5, 7}, {3, 5, 6}}};
+  const Geometry geometries[] = {{20, {24, 31}, {26, 29}},   {4, {6, 7, 9}, {5, 6, 11}},
+                                 {3, {5, 8, 6}, {4, 7, 5}},  {12, {4, 5, 7}, {3, 5, 6}},
+                                 {70, {12, 13}, {11, 14}},   {130, {9, 10}, {16, 20}},
+                                 {64, {4, 5, 6}, {3, 4, 5}}, {40, {128, 72}, {20, 30}}};
   struct Case {
     Mode mode;
     SamplerPath plane_path;
@@ -255,6 +258,7 @@ TEST_CASE("The channels-last path equals the pair and quad paths bit for bit", "
             Options options;
             options.mode = k.mode;
             options.padding = padding;
+            options.num_threads = 1 + static_cast<int>(rng() % 2);
             {
               const test::ForcedPath whole(SamplerPath::kChannelsLast);
               REQUIRE(GridSample(x.view(), grid.view(), y.mutable_view(), options).ok());
@@ -272,7 +276,8 @@ TEST_CASE("The channels-last path equals the pair and quad paths bit for bit", "
                 const uint64_t whole = y.Bits(static_cast<size_t>(c) * out_plane + i);
                 differing += whole != y_plane.Bits(i) ? 1 : 0;
               }
-              INFO("channel " << c << ", padding " << PaddingName(padding));
+              INFO("channel " << c << ", padding " << PaddingName(padding) << ", "
+                              << options.num_threads << " threads");
               CHECK(differing == 0);
             }
           }
