@@ -213,10 +213,13 @@ size_t GroupChannels(size_t channels, size_t plane) {
   return channels >= 2 * width ? width : 0;
 }
 
+size_t GroupCopyFloats(size_t channels, size_t width, size_t plane) {
+  return plane * PaddedChannels(ChannelGroup(channels, width, channels / width - 1).count);
+}
+
 bool ChannelGroupsFit(const Problem& p, size_t width, size_t workers) {
-  const size_t channels = static_cast<size_t>(p.channels);
-  const size_t widest = ChannelGroup(channels, width, channels / width - 1).count;
-  return static_cast<size_t>(p.in_plane) <= kMaxChannelsLast / (workers * PaddedChannels(widest));
+  return GroupCopyFloats(static_cast<size_t>(p.channels), width, static_cast<size_t>(p.in_plane)) <=
+         kMaxChannelsLast / workers;
 }
 
 bool ChannelsLastFits(const PathQuery& q) {

@@ -62,8 +62,11 @@ inline ChannelRange ChannelGroup(size_t channels, size_t width, size_t g) {
 // many, else whole blocks of kChannelPad.
 size_t PaddedChannels(size_t channels);
 
-// Whether `workers` copies of one group each (the widest, of `width` channels or more) fit
-// kMaxChannelsLast.
+// The floats of one group's copy on planes of `plane` elements, room for the widest group
+// (the last).
+size_t GroupCopyFloats(size_t channels, size_t width, size_t plane);
+
+// Whether `workers` copies of one group each (GroupCopyFloats) fit kMaxChannelsLast.
 bool ChannelGroupsFit(const Problem& p, size_t width, size_t workers);
 
 // The path's row (path_choice.cc). It fits where PlanLinearPairs or PlanCubicQuads plans the

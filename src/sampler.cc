@@ -156,7 +156,7 @@ void SampleChannelGroups(const CallSetup& setup, const void* grid, const void* x
   const PathChoice& choice = setup.choice;
   const size_t channels = static_cast<size_t>(p.channels), width = choice.group_channels;
   const size_t groups = channels / width, plane = static_cast<size_t>(p.in_plane);
-  const size_t pitch = plane * PaddedChannels(ChannelGroup(channels, width, groups - 1).count);
+  const size_t pitch = GroupCopyFloats(channels, width, plane);
   float* copies = KeptCopy(choice.threads * pitch);
   ParallelFor(
       static_cast<size_t>(p.batch) * groups, choice.threads, [&](size_t item, size_t worker) {
