@@ -222,6 +222,11 @@ bool ChannelGroupsFit(const Problem& p, size_t width, size_t workers) {
          kMaxChannelsLast / workers;
 }
 
+bool GroupsFitL2(const Problem& p, size_t width) {
+  return GroupCopyFloats(static_cast<size_t>(p.channels), width, static_cast<size_t>(p.in_plane)) <=
+         kGroupCopyBytes / sizeof(float);
+}
+
 bool ChannelsLastFits(const PathQuery& q) {
   return q.types.channels_last && (LinearPairsFit(q) || CubicQuadsFit(q)) &&
          (ReadsXDirectly(q) ||

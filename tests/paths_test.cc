@@ -322,8 +322,8 @@ TEST_CASE("Contested calls give the same bits while they are timed and after", "
 TEST_CASE("The channels-last path samples planar X of many channels in groups", "[paths]") {
   // Groups of kChannelGroup channels from twice that many, of half as many where such a
   // group's copy would pass kGroupCopyBytes (which also splits fewer channels), the last group
-  // with the rest; on more threads only where every thread gets two groups or more;
-  // channels-last X is read whole.
+  // with the rest; on more threads only where every thread gets two groups or more, or as many
+  // as every other with each group's copy in L2; channels-last X is read whole.
   const size_t small = kGroupCopyBytes / sizeof(float) / kChannelGroup;  // a plane that fits
   CHECK(GroupChannels(2 * kChannelGroup - 1, small / 2) == 0);
   CHECK(GroupChannels(2 * kChannelGroup - 1, small) == kChannelGroup / 2);
@@ -337,10 +337,12 @@ TEST_CASE("The channels-last path samples planar X of many channels in groups", 
   CHECK(ChannelGroup(130, kChannelGroup, 2).count == kChannelGroup);
   CHECK(ChannelGroup(130, kChannelGroup, 3).count == 130 - 3 * kChannelGroup);
   const ForcedPath forced(SamplerPath::kChannelsLast);
-  const auto width = [](std::vector<int64_t> x_shape, Layout layout, int threads) {
-    const std::vector<int64_t> grid_shape = {x_shape[0], 20, 20, 2};
-    std::vector<int64_t> y_shape = {x_shape[0], x_shape[1], 20, 20};
-    if (layout == kLast) y_shape = {x_shape[0], 20, 20, x_shape[3]};
+  // Outputs of side × side locations: 40 gives 32 channels work enough for two threads.
+  const auto width = [](std::vector<int64_t> x_shape, Layout layout, int threads,
+                        int64_t side = 20) {
+    const std::vector<int64_t> grid_shape = {x_shape[0], side, side, 2};
+    std::vector<int64_t> y_shape = {x_shape[0], x_shape[1], side, side};
+    if (layout == kLast) y_shape = {x_shape[0], side, side, x_shape[3]};
     const test::AnyTensor x(DType::kFloat32, x_shape), grid(DType::kFloat32, grid_shape);
     test::AnyTensor y(DType::kFloat32, y_shape);
     Options options;
@@ -360,9 +362,13 @@ TEST_CASE("The channels-last path samples planar X of many channels in groups", 
   CHECK(width({1, 32, 128, 128}, kFirst, 1) == kChannelGroup / 2);
   CHECK(width({1, 20, 20, 130}, kLast, 1) == 0);
   if (ThreadsForCall(2) == 2) {
-    CHECK(width({1, 64, 20, 20}, kFirst, 2) == 0);
+    CHECK(width({1, 64, 20, 20}, kFirst, 2) == kChannelGroup);
+    CHECK(width({1, 96, 20, 20}, kFirst, 2) == 0);
     CHECK(width({2, 64, 20, 20}, kFirst, 2) == kChannelGroup);
     CHECK(width({1, 130, 20, 20}, kFirst, 2) == kChannelGroup);
+    CHECK(width({1, 32, 128, 128}, kFirst, 2, 40) == kChannelGroup / 2);
+    CHECK(width({1, 32, 256, 256}, kFirst, 1, 40) == kChannelGroup / 2);
+    CHECK(width({1, 32, 256, 256}, kFirst, 2, 40) == 0);
   }
 }
 

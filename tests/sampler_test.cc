@@ -205,7 +205,7 @@ TEST_CASE("The channels-last path equals the pair and quad paths bit for bit", "
   // (SumSmallPixelColumns), and of 16. Images of 70 and 130 channels and a volume of 64 are
   // sampled in groups (GroupChannels: of kChannelGroup, the last of 38, 34 and 32 channels) on
   // 1 thread, and the 130 on 2 threads too (2 groups a thread); an image of 40 channels whose
-  // whole copy passes kGroupCopyBytes in groups of 16 and 24.
+  // whole copy passes kGroupCopyBytes in groups of 16 and 24 (on 2 threads, one a thread).
   struct Geometry {
     int64_t channels;
     std::vector<int64_t> in, out;  // spatial sizes
