@@ -30,7 +30,9 @@
 #   8. wasm       scripts/bench_wasm.mjs: the package in dist/, 1 thread and all threads, each
 #                 with fresh outputs and with `out` reused; then the same through its native
 #                 backend (--backend native) where it has an addon for this platform: a table
-#                 of its own, against the WebAssembly build
+#                 of its own, against the WebAssembly build; and the two backends on 1 thread
+#                 side by side, their calls taking turns in one process (scripts/bench_builds.mjs:
+#                 the host's load moves both alike, where runs minutes apart can differ 2x)
 #   9. ort-web    scripts/bench_ort.mjs --runtime web: onnxruntime-web, 1 thread, then all
 #                 threads (a process each: its thread count is fixed per process)
 #  10. opencv.js  scripts/bench_opencvjs.mjs: cv.remap of opencv.js (@techstark/opencv-js) on
@@ -52,7 +54,8 @@
 # late). BENCH_STAT=min shows each runner's fastest run instead of its median (steadier on a
 # busy machine). The raw results stay in test-output/ as bench-gridsample.TARGET.ROUND.json,
 # bench-ort.ROUND.json, bench-peer-PEER.ROUND.json, bench-wasm.ROUND.json,
-# bench-node-native.ROUND.json, bench-ort-web.ROUND.THREADS.json and bench-opencvjs.ROUND.json.
+# bench-node-native.ROUND.json, bench-node-pair.ROUND.json, bench-ort-web.ROUND.THREADS.json and
+# bench-opencvjs.ROUND.json.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -149,7 +152,8 @@ js_timing=(--min-time "$js_min_time" --warmup-time "${BENCH_JS_WARMUP_TIME:-1}")
 all_threads=$(node -p "require('$dir/data/workloads.json').hardware_threads")
 results=()
 rm -f "$out"/bench-gridsample.*.json "$out"/bench-ort.*.json "$out"/bench-wasm.*.json \
-  "$out"/bench-ort-web.*.json "$out"/bench-peer-*.json "$out"/bench-opencvjs.*.json
+  "$out"/bench-ort-web.*.json "$out"/bench-peer-*.json "$out"/bench-opencvjs.*.json \
+  "$out"/bench-node-native.*.json "$out"/bench-node-pair.*.json
 # The SIMD targets the native build is timed on: every one Highway compiled that this CPU runs
 # (best first; not the scalar fallbacks), or those BENCH_TARGETS names (comma-separated).
 if [ -n "${BENCH_TARGETS:-}" ]; then
@@ -196,6 +200,11 @@ for round in $(seq 1 "$rounds"); do
     node scripts/bench_wasm.mjs --backend native --data "$dir/data" "${js_timing[@]}" \
       --out "$out/bench-node-native.$round.json"
     results+=(--ours "$out/bench-node-native.$round.json")
+    say "node-pair, round $round/$rounds: the native backend and WebAssembly in turns, 1 thread"
+    node scripts/bench_builds.mjs --data "$dir/data" --a dist --b dist --backend-a wasm \
+      --backend-b native --threads 1 --warmup-time "${BENCH_JS_WARMUP_TIME:-1}" \
+      --out "$out/bench-node-pair.$round.json" >&2
+    results+=(--pair "$out/bench-node-pair.$round.json")
   fi
 
   for threads in $(printf '%s\n' 1 "$all_threads" | sort -un); do

@@ -15,6 +15,9 @@
 //   --peer        a peer's report in that format (scripts/bench_ort.mjs: onnxruntime-node or
 //                 onnxruntime-web), or a JSON array of such reports (scripts/bench_peers.py:
 //                 ncnn, OpenCV, PyTorch, OpenVINO), once per round
+//   --pair        scripts/bench_builds.mjs's --out JSON of the package's WebAssembly build (A)
+//                 against its native backend (B), their calls taking turns on one thread in one
+//                 process; once per round
 //   --stat        which time a cell shows: the median of the runs (default), or the fastest run,
 //                 which a busy machine disturbs less
 //
@@ -46,13 +49,15 @@ const { values: args } = parseArgs({
     gridsample: { type: 'string', multiple: true, default: [] },
     ours: { type: 'string', multiple: true, default: [] },
     peer: { type: 'string', multiple: true, default: [] },
+    pair: { type: 'string', multiple: true, default: [] },
     stat: { type: 'string', default: 'median' },
     out: { type: 'string' },
   },
 });
 if (!args.workloads || args.gridsample.length === 0 || !['median', 'min'].includes(args.stat)) {
   console.error('usage: node scripts/bench_table.mjs --workloads FILE --gridsample FILE [...] ' +
-                '[--ours FILE ...] [--peer FILE ...] [--stat median|min] [--out FILE]');
+                '[--ours FILE ...] [--peer FILE ...] [--pair FILE ...] [--stat median|min] ' +
+                '[--out FILE]');
   process.exit(2);
 }
 
@@ -315,13 +320,35 @@ if (packageNative && packageWasm) {
     const label = threadLabel(threads);
     return [`wasm ${label} ms`, `native ${label} ms`, `native speed-up ${label}`];
   })];
+  // The backends' calls in turns (--pair): per workload and output, each side's fastest round
+  // over every run, so that both figures come from the same moments of the host's load.
+  const pairs = args.pair.map(readJson);
+  const misnamed = pairs.find((p) => p.a.backend !== 'wasm' || p.b.backend !== 'native' ||
+                                     p.threads !== 1);
+  if (misnamed) {
+    console.error('bench_table: a --pair report is not WebAssembly (A) against native (B) on ' +
+                  `1 thread: ${JSON.stringify({ a: misnamed.a, b: misnamed.b })}`);
+    process.exit(2);
+  }
+  const outputs = pairs.length ? ['fresh', 'out'] : [];
+  header.push(...outputs.map((output) => `native speed-up 1T in turns, ${output}`));
+  const inTurns = (id, output) => {
+    const rounds = pairs.flatMap((p) => p.results.filter((r) => r.id === id &&
+                                                               r.output === output));
+    if (!rounds.length) return '—';
+    const fastest = (side) => Math.min(...rounds.map((r) => r[side]));
+    return `${(fastest('a_min_ms') / fastest('b_min_ms')).toFixed(2)}×`;
+  };
   const rows = table.workloads.map((w) => [w.id, ...threadsShown.flatMap((threads) => {
     const key = `${w.id}/${threads}`;
     const [wasm, node] = [packageWasm.results[key], packageNative.results[key]];
     return [cell(wasm, packageWasm), cell(node, packageNative), speedUp(node, wasm)];
-  })]);
+  }), ...outputs.map((output) => inTurns(w.id, output))]);
   sections.push('', '### The package in Node.js: its native backend against WebAssembly', '',
-                'Speed-up = wasm ms / native ms (above 1: the native backend is faster).', '',
+                'Speed-up = wasm ms / native ms (above 1: the native backend is faster), fresh ' +
+                'outputs; each runner timed on its own. In turns: the two backends\' calls ' +
+                'alternating in rounds of 25 ms in one process (scripts/bench_builds.mjs), the ' +
+                'fastest round of each; `out`: the output reused.', '',
                 ...tableLines(header, rows, 1));
 }
 
