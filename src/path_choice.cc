@@ -45,7 +45,8 @@ struct Tuning {
   static constexpr size_t kChannelBlocks = 4;
   // The channels-last path's channel groups (channels_last.h) per thread, at the least: whole
   // groups balance the threads' shares less finely than tiles. One a thread is enough where
-  // they split evenly and each group's copy stays in its thread's L2 (GroupsFitL2).
+  // each group's copy stays in its thread's L2 (GroupsFitL2), even if some threads get one
+  // more: reading a whole copy from L3 costs more.
   static constexpr size_t kGroupsPerThread = 2;
   // Input planes of at most this many elements (16 KB of float32: an L1 holds one) leave 2-D
   // linear images that the channels-last path takes to a contest with the pair path
@@ -201,17 +202,17 @@ void ChooseTiles(const Problem& p, const Options& options, size_t combinations,
       static_cast<size_t>(p.channels) >= Tuning::kChannelBlocks * threads) {
     choice->channel_blocks = threads;
   }
-  // Channel groups are kept where they give every thread kGroupsPerThread of them, or split
-  // evenly over the threads with each copy in L2, and the threads' copies fit; else the
-  // threads split the tiles of one copy.
+  // Channel groups are kept where they give every thread kGroupsPerThread of them, or one or
+  // more each with each copy in L2, and the threads' copies fit; else the threads split the
+  // tiles of one copy.
   const size_t width = choice->group_channels;
   const size_t groups =
       width > 0 ? static_cast<size_t>(p.batch) * (static_cast<size_t>(p.channels) / width) : 0;
-  const auto shared_evenly = [&] {
+  const auto enough_groups = [&] {
     return groups >= Tuning::kGroupsPerThread * threads ||
-           (groups % threads == 0 && GroupsFitL2(p, width));
+           (groups >= threads && GroupsFitL2(p, width));
   };
-  if (width > 0 && ((threads > 1 && !shared_evenly()) ||
+  if (width > 0 && ((threads > 1 && !enough_groups()) ||
                     !ChannelGroupsFit(p, width, std::min(threads, groups)))) {
     choice->group_channels = 0;
   }

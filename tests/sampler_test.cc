@@ -205,15 +205,16 @@ TEST_CASE("The channels-last path equals the pair and quad paths bit for bit", "
   // (SumSmallPixelColumns), and of 16. Images of 70 and 130 channels and a volume of 64 are
   // sampled in groups (GroupChannels: of kChannelGroup, the last of 38, 34 and 32 channels) on
   // 1 thread, and the 130 on 2 threads too (2 groups a thread); an image of 40 channels whose
-  // whole copy passes kGroupCopyBytes in groups of 16 and 24 (on 2 threads, one a thread).
+  // whole copy passes kGroupCopyBytes in groups of 16 and 24 (on 2 threads, one a thread); one
+  // of 100 in 3 groups, which 2 threads split 2 and 1.
   struct Geometry {
     int64_t channels;
     std::vector<int64_t> in, out;  // spatial sizes
   };
-  const Geometry geometries[] = {{20, {24, 31}, {26, 29}},   {4, {6, 7, 9}, {5, 6, 11}},
-                                 {3, {5, 8, 6}, {4, 7, 5}},  {12, {4, 5, 7}, {3, 5, 6}},
-                                 {70, {12, 13}, {11, 14}},   {130, {9, 10}, {16, 20}},
-                                 {64, {4, 5, 6}, {3, 4, 5}}, {40, {128, 72}, {20, 30}}};
+  const Geometry geometries[] = {
+      {20, {24, 31}, {26, 29}},   {4, {6, 7, 9}, {5, 6, 11}}, {3, {5, 8, 6}, {4, 7, 5}},
+      {12, {4, 5, 7}, {3, 5, 6}}, {70, {12, 13}, {11, 14}},   {130, {9, 10}, {16, 20}},
+      {64, {4, 5, 6}, {3, 4, 5}}, {40, {128, 72}, {20, 30}},  {100, {12, 13}, {20, 24}}};
   struct Case {
     Mode mode;
     SamplerPath plane_path;
