@@ -17,9 +17,9 @@
 // mean of its calls), and B's time over A's, for the medians and for the fastest rounds; with
 // --out, also those figures as JSON (scripts/bench.sh's table of the package's backends).
 //
-// On more than one thread, two WebAssembly modules' or a module's and the addon's threads share
-// the cores, and the side that waits pays for the other's idle threads: the ratio is only sound
-// on one thread.
+// On more than one thread the two sides' idle threads share the cores with the side that runs:
+// the native backend against WebAssembly is only sound on one thread (its calls ran several
+// times slower beside the module's threads), two builds of one backend pay alike.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -217,16 +217,6 @@ size_t GroupCopyFloats(size_t channels, size_t width, size_t plane) {
   return plane * PaddedChannels(ChannelGroup(channels, width, channels / width - 1).count);
 }
 
-bool ChannelGroupsFit(const Problem& p, size_t width, size_t workers) {
-  return GroupCopyFloats(static_cast<size_t>(p.channels), width, static_cast<size_t>(p.in_plane)) <=
-         kMaxChannelsLast / workers;
-}
-
-bool GroupsFitL2(const Problem& p, size_t width) {
-  return GroupCopyFloats(static_cast<size_t>(p.channels), width, static_cast<size_t>(p.in_plane)) <=
-         kGroupCopyBytes / sizeof(float);
-}
-
 bool ChannelsLastFits(const PathQuery& q) {
   return q.types.channels_last && (LinearPairsFit(q) || CubicQuadsFit(q)) &&
          (ReadsXDirectly(q) ||

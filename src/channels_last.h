@@ -66,13 +66,6 @@ size_t PaddedChannels(size_t channels);
 // (the last).
 size_t GroupCopyFloats(size_t channels, size_t width, size_t plane);
 
-// Whether `workers` copies of one group each (GroupCopyFloats) fit kMaxChannelsLast.
-bool ChannelGroupsFit(const Problem& p, size_t width, size_t workers);
-
-// Whether one group's copy (GroupCopyFloats) is within kGroupCopyBytes: it stays in the L2 of
-// the thread that samples it.
-bool GroupsFitL2(const Problem& p, size_t width);
-
 // The path's row (path_choice.cc). It fits where PlanLinearPairs or PlanCubicQuads plans the
 // call for a float kind and one batch item's copy fits kMaxChannelsLast (or X is read as it
 // is); it pays for channels-last X always, and for planar X where enough channels share each

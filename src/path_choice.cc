@@ -45,8 +45,8 @@ struct Tuning {
   static constexpr size_t kChannelBlocks = 4;
   // The channels-last path's channel groups (channels_last.h) per thread, at the least: whole
   // groups balance the threads' shares less finely than tiles. One a thread is enough where
-  // each group's copy stays in its thread's L2 (GroupsFitL2), even if some threads get one
-  // more: reading a whole copy from L3 costs more.
+  // each group's copy is within kGroupCopyBytes (it stays in its thread's L2), even if some
+  // threads get one more: reading a whole copy from L3 costs more.
   static constexpr size_t kGroupsPerThread = 2;
   // Input planes of at most this many elements (16 KB of float32: an L1 holds one) leave 2-D
   // linear images that the channels-last path takes to a contest with the pair path
@@ -204,17 +204,19 @@ void ChooseTiles(const Problem& p, const Options& options, size_t combinations,
   }
   // Channel groups are kept where they give every thread kGroupsPerThread of them, or one or
   // more each with each copy in L2, and the threads' copies fit; else the threads split the
-  // tiles of one copy.
+  // tiles of one copy. (GroupChannels gives a batch item two groups or more: one thread
+  // keeps them wherever they fit.)
   const size_t width = choice->group_channels;
-  const size_t groups =
-      width > 0 ? static_cast<size_t>(p.batch) * (static_cast<size_t>(p.channels) / width) : 0;
-  const auto enough_groups = [&] {
-    return groups >= Tuning::kGroupsPerThread * threads ||
-           (groups >= threads && GroupsFitL2(p, width));
-  };
-  if (width > 0 && ((threads > 1 && !enough_groups()) ||
-                    !ChannelGroupsFit(p, width, std::min(threads, groups)))) {
-    choice->group_channels = 0;
+  size_t groups = 0;
+  if (width > 0) {
+    const size_t channels = static_cast<size_t>(p.channels);
+    groups = static_cast<size_t>(p.batch) * (channels / width);
+    const size_t copy = GroupCopyFloats(channels, width, static_cast<size_t>(p.in_plane));
+    const bool enough = groups >= Tuning::kGroupsPerThread * threads ||
+                        (groups >= threads && copy <= kGroupCopyBytes / sizeof(float));
+    if (!enough || copy > kMaxChannelsLast / std::min(threads, groups)) {
+      choice->group_channels = 0;
+    }
   }
   // Tiles as large as the plan budget allows, but small enough that every thread gets a few
   // (a batch of one image must still spread over the threads): kItemsPerThread, or one where a
