@@ -9,6 +9,10 @@
 #include <mutex>
 #include <optional>
 
+#ifdef __linux__
+#include <unistd.h>
+#endif
+
 #include "aligned_row.h"
 #include "coords.h"
 #include "channels_last.h"
@@ -45,8 +49,8 @@ struct Tuning {
   static constexpr size_t kChannelBlocks = 4;
   // The channels-last path's channel groups (channels_last.h) per thread, at the least: whole
   // groups balance the threads' shares less finely than tiles. One a thread is enough where
-  // each group's copy is within kGroupCopyBytes (it stays in its thread's L2), even if some
-  // threads get one more: reading a whole copy from L3 costs more.
+  // each group's copy stays in its thread's L2 (GroupCopyBound), even if some threads get one
+  // more: reading a whole copy from L3 costs more.
   static constexpr size_t kGroupsPerThread = 2;
   // Input planes of at most this many elements (16 KB of float32: an L1 holds one) leave 2-D
   // linear images that the channels-last path takes to a contest with the pair path
@@ -73,6 +77,24 @@ std::atomic<int> forced_path{-1};  // ForceSamplerPathForTest's path, or -1
 // ForcePairFlagsForTest's flags (hardware_gathers in bit 0, stream_output in bit 1), or -1.
 std::atomic<int> forced_pair_flags{-1};
 std::atomic<int> forced_permuted_weights{-1};  // ForcePermutedWeightsForTest's choice, or -1
+std::atomic<size_t> forced_l2_bytes{0};        // ForceCoreL2BytesForTest's size, or 0
+
+// The floats a channel group's copy may take for one group a thread to pay: as much as a core's
+// L2 holds, as the OS reports it, and at most kGroupCopyBytes, where it was measured. An Intel
+// Xeon's threads (2 MB of L2 each) gained with 1 MB copies, in WebAssembly too; an AMD Zen 3's
+// (512 KB) gained with 512 KB ones but not with 1 MB ones (docs/benchmarks.md, "One group a
+// thread, where each copy fits L2"). Where the OS does not say (WebAssembly), kGroupCopyBytes.
+size_t GroupCopyBound() {
+  static const size_t reported = [] {
+    long bytes = 0;
+#if defined(__linux__) && defined(_SC_LEVEL2_CACHE_SIZE)
+    bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    return bytes > 0 ? static_cast<size_t>(bytes) : kGroupCopyBytes;
+  }();
+  const size_t forced = forced_l2_bytes.load(std::memory_order_relaxed);
+  return std::min(forced > 0 ? forced : reported, kGroupCopyBytes) / sizeof(float);
+}
 
 // The row of `path` (every path has one: the static_assert above), or null past the last path.
 const PathRow* RowOf(SamplerPath path) {
@@ -203,9 +225,9 @@ void ChooseTiles(const Problem& p, const Options& options, size_t combinations,
     choice->channel_blocks = threads;
   }
   // Channel groups are kept where they give every thread kGroupsPerThread of them, or one or
-  // more each with each copy in L2, and the threads' copies fit; else the threads split the
-  // tiles of one copy. (GroupChannels gives a batch item two groups or more: one thread
-  // keeps them wherever they fit.)
+  // more each with each copy in L2 (GroupCopyBound), and the threads' copies fit; else the
+  // threads split the tiles of one copy. (GroupChannels gives a batch item two groups or more: one
+  // thread keeps them wherever they fit.)
   const size_t width = choice->group_channels;
   size_t groups = 0;
   if (width > 0) {
@@ -213,7 +235,7 @@ void ChooseTiles(const Problem& p, const Options& options, size_t combinations,
     groups = static_cast<size_t>(p.batch) * (channels / width);
     const size_t copy = GroupCopyFloats(channels, width, static_cast<size_t>(p.in_plane));
     const bool enough = groups >= Tuning::kGroupsPerThread * threads ||
-                        (groups >= threads && copy <= kGroupCopyBytes / sizeof(float));
+                        (groups >= threads && copy <= GroupCopyBound());
     if (!enough || copy > kMaxChannelsLast / std::min(threads, groups)) {
       choice->group_channels = 0;
     }
@@ -319,6 +341,10 @@ void ForcePairFlagsForTest(std::optional<PairFlags> flags) {
 void ResetPathContestsForTest() { Contests().Reset(); }
 
 size_t DecidedPathContestsForTest() { return Contests().Decided(); }
+
+void ForceCoreL2BytesForTest(std::optional<size_t> bytes) {
+  forced_l2_bytes.store(bytes ? std::max<size_t>(*bytes, 1) : 0, std::memory_order_relaxed);
+}
 
 void ForcePermutedWeightsForTest(std::optional<bool> permuted) {
   forced_permuted_weights.store(permuted ? static_cast<int>(*permuted) : -1,

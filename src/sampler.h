@@ -42,6 +42,11 @@ void ForcePairFlagsForTest(std::optional<PairFlags> flags);
 // ForceSamplerPathForTest.
 void ForcePermutedWeightsForTest(std::optional<bool> permuted);
 
+// Test hook: from now on the choice of threads for channel groups takes a core's L2 to hold
+// `bytes`, whatever the OS reports (path_choice.cc, GroupCopyBound); std::nullopt lifts it. Not
+// for concurrent use, as ForceSamplerPathForTest.
+void ForceCoreL2BytesForTest(std::optional<size_t> bytes);
+
 // Test hooks of the contests between the channels-last and pair paths (path_choice.cc): forget
 // every contest, so that the next calls of each kind are timed again; and how many kinds of call
 // have a decided contest. Not for concurrent use, as ForceSamplerPathForTest.

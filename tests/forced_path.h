@@ -28,6 +28,8 @@ using ForcedPath = Forced<SamplerPath, ForceSamplerPathForTest>;
 using ForcedPairFlags = Forced<PairFlags, ForcePairFlagsForTest>;
 // ForcePermutedWeightsForTest: the channels-last path's pair weights permuted or broadcast.
 using ForcedPermutedWeights = Forced<bool, ForcePermutedWeightsForTest>;
+// ForceCoreL2BytesForTest: the L2 a core has, for the threads of channel groups.
+using ForcedCoreL2Bytes = Forced<size_t, ForceCoreL2BytesForTest>;
 
 }  // namespace test
 }  // namespace gridsample

@@ -205,8 +205,8 @@ TEST_CASE("The channels-last path equals the pair and quad paths bit for bit", "
   // (SumSmallPixelColumns), and of 16. Images of 70 and 130 channels and a volume of 64 are
   // sampled in groups (GroupChannels: of kChannelGroup, the last of 38, 34 and 32 channels) on
   // 1 thread, and the 130 on 2 threads too (2 groups a thread); an image of 40 channels whose
-  // whole copy passes kGroupCopyBytes in groups of 16 and 24 (on 2 threads, one a thread); one
-  // of 100 in 3 groups, which 2 threads split 2 and 1.
+  // whole copy passes kGroupCopyBytes in groups of 16 and 24 (on 2 threads, one a thread: a
+  // core's L2 is taken to be 2 MB); one of 100 in 3 groups, which 2 threads split 2 and 1.
   struct Geometry {
     int64_t channels;
     std::vector<int64_t> in, out;  // spatial sizes
@@ -262,6 +262,7 @@ TEST_CASE("The channels-last path equals the pair and quad paths bit for bit", "
             options.num_threads = 1 + static_cast<int>(rng() % 2);
             {
               const test::ForcedPath whole(SamplerPath::kChannelsLast);
+              const test::ForcedCoreL2Bytes l2(size_t{2} << 20);
               REQUIRE(GridSample(x.view(), grid.view(), y.mutable_view(), options).ok());
             }
             const test::ForcedPath planes(k.plane_path);
