@@ -368,8 +368,8 @@ TEST_CASE("The channels-last path samples planar X of many channels in groups", 
     CHECK(width({1, 130, 20, 20}, kFirst, 2) == kChannelGroup);
     CHECK(width({1, 32, 256, 256}, kFirst, 1, 40) == kChannelGroup / 2);
     CHECK(width({1, 32, 256, 256}, kFirst, 2, 40) == 0);
-    // One group a thread where a core's L2 holds its copy (of 1 MB, 512 KB; at most
-    // kGroupCopyBytes), whatever it holds for copies of 51 KB.
+    // One group a thread where a core's L2 holds its copy, up to kGroupCopyBytes: W1's copies
+    // of 1 MB, and of 512 KB; copies of 51 KB on every L2 here.
     for (const size_t l2 : {size_t{2} << 20, size_t{512} << 10, size_t{256} << 10}) {
       INFO("L2 " << l2 << " bytes");
       const test::ForcedCoreL2Bytes forced_l2(l2);
