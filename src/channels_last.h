@@ -36,9 +36,10 @@ inline constexpr size_t kToChannelsLastItem = size_t{1} << 16;
 // locations are sampled, where a whole copy would spill to L3 as its taps are read
 // (docs/benchmarks.md, "Channel groups"). Groups are kChannelGroup channels (one
 // pass of the kernel's sums) from 2 * kChannelGroup channels, and half that where such a
-// group's copy would pass kGroupCopyBytes, half of a core's L2 on the machines measured (which
-// also splits images of kChannelGroup to 2 * kChannelGroup - 1 channels whose whole copy
-// passes it).
+// group's copy would pass kGroupCopyBytes (which also splits images of kChannelGroup to
+// 2 * kChannelGroup - 1 channels whose whole copy passes it): half of an Intel Xeon's L2,
+// where the widths were measured; 512 KB on a Zen 3 (L2 512 KB) gained nothing. Threads take
+// one group each only where it also fits the core's L2 (path_choice.cc, GroupCopyBound).
 inline constexpr size_t kChannelGroup = 32;
 inline constexpr size_t kGroupCopyBytes = size_t{1} << 20;
 
