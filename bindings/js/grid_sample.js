@@ -1,7 +1,7 @@
 // Y = GridSample(X, grid) for the API (see index.d.ts): the arguments read and checked first
 // (arguments.js), then Y's shape from the core, then one heap block for the tensors, the core's
-// call, and Y copied out. Tensors of strings take a path of their own (sampleStrings), as the
-// heap holds only their indices.
+// call (or its calls on runs of batch items: sampleInPieces), and Y copied out. Tensors of
+// strings take a path of their own (sampleStrings), as the heap holds only their indices.
 import { cachedOutputShape, checkLength, elementCount } from './arguments.js';
 import { checkOut, checkStringOutput, readSampleCall } from './call_arguments.js';
 import { alignUp, allocate, attribute, errorOf, heap, putDims, withDims } from './heap.js';
@@ -13,6 +13,14 @@ import { bytesOf, newOutputArray, stringsOfTags } from './typed_arrays.js';
 // call samples on the call thread (sampleNumbers): below it, faulting the pages in as the copy
 // out writes them costs less than handing the call over.
 const BACKGROUND_OUTPUT_BYTES = 256 * 1024;
+// Calls into `out` on the call thread of several batch items are sampled in up to PIECES
+// pieces of PIECE_BYTES of Y or more (sampleInPieces), so that the heap copies overlap the
+// sampling; smaller pieces measured slower, their hand-overs costing what the overlap saves.
+// Fresh outputs are sampled whole (sampleWhole's background): pieces copied into new memory,
+// whose pages the system maps one by one, measured slower (docs/benchmarks.md, "Batch items
+// in pieces").
+const PIECES = 8;
+const PIECE_BYTES = 1024 * 1024;
 const OS_PAGE_BYTES = 4096;  // the smallest page size of the platforms we run on
 
 // Y's dims (cachedOutputShape), X's and the grid's on the heap at xAt and gridAt, and left on
@@ -83,27 +91,46 @@ function sampleStrings(runtime, { xt, gt, xDims, gridDims, yDims, modeValue, pad
   }
 }
 
-function sampleNumbers(runtime, { xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue,
-                                  paddingValue, alignCorners, layoutValue, out, threads }) {
-  const module = runtime.module;
+function sampleNumbers(runtime, { xt, gt, yDims, out, threads, ...call }) {
   const yCount = elementCount(yDims) * xt.info.parts;
   if (out !== undefined) checkOut(out, xt, yCount, yDims);
   const xBytes = xt.bytes.byteLength;
   const gridBytes = gt.bytes.byteLength;
   const yBytes = yCount / xt.info.parts * xt.info.size;
-  const total = alignUp(xBytes) + alignUp(gridBytes) + yBytes;
+  const rank = xt.dims.length;
+  const dimsBytes = 3 * rank * 8;  // a piece's dims of X, the grid and Y (sampleInPieces)
+  const total = alignUp(xBytes) + alignUp(gridBytes) + alignUp(yBytes) + dimsBytes;
   if (total > MAX_HEAP_BYTES) {
     throw new RangeError(`gridsample: the tensors need ${total} bytes, more than the ` +
                          `WebAssembly heap holds (${MAX_HEAP_BYTES})`);
   }
-  // A large fresh output is allocated while the call samples on the call thread, and its pages
-  // touched: new memory, which the system would otherwise map page by page as the copy out
-  // first writes it. Only where a core is left for this thread: else it slows the call's own
-  // (docs/javascript.md, "Threads").
-  const background = out === undefined && runtime.callThread &&
-                     yBytes >= BACKGROUND_OUTPUT_BYTES &&
-                     (threads || runtime.threads) < runtime.cores;
+  // Work for the calling thread while the call samples on the call thread: only where a core is
+  // left for it, else it slows the call's own (docs/javascript.md, "Threads").
+  const spare = runtime.callThread && (threads || runtime.threads) < runtime.cores;
+  const items = spare && out !== undefined ? itemsPerPiece(xt.dims[0], yBytes) : 0;
+  const background = spare && out === undefined && yBytes >= BACKGROUND_OUTPUT_BYTES;
   const fresh = () => newOutputArray(xt.array, yCount, 'the output');
+  const ptr = allocate(runtime, total, 'the tensors');
+  try {
+    const at = { x: ptr, grid: ptr + alignUp(xBytes) };
+    at.y = at.grid + alignUp(gridBytes);
+    at.dims = at.y + alignUp(yBytes);
+    const tensors = { xt, gt, yDims, out, threads, at, yBytes, fresh };
+    if (items > 0) return sampleInPieces(runtime, call, tensors, items);
+    return sampleWhole(runtime, call, tensors, background);
+  } finally {
+    runtime.module._free(ptr);
+  }
+}
+
+// The core's call for the whole of Y, on the heap at `at` ({ x, grid, y }: X and the grid copied
+// in here). `background`: on the call thread, while this thread allocates the fresh output and
+// touches its pages: new memory, which the system would otherwise map page by page as the copy
+// out first writes it.
+function sampleWhole(runtime, call, { xt, gt, yDims, out, threads, at, yBytes, fresh },
+                     background) {
+  const { xDims, gridDims, yDimsAt, modeValue, paddingValue, alignCorners, layoutValue } = call;
+  const module = runtime.module;
   let y;
   let yView;
   if (out !== undefined) {
@@ -113,35 +140,92 @@ function sampleNumbers(runtime, { xt, gt, xDims, gridDims, yDims, yDimsAt, modeV
     y = fresh();
     yView = bytesOf('y', y);
   }
-  const ptr = allocate(runtime, total, 'the tensors');
-  try {
-    // Views are taken after _malloc (heap()): a memory growth gives the heap a new buffer. X
-    // and the grid are copied in before Y is written, so `out` may alias them.
-    const xPtr = ptr;
-    const gridPtr = xPtr + alignUp(xBytes);
-    const yPtr = gridPtr + alignUp(gridBytes);
-    const { u8 } = heap(runtime);
-    u8.set(xt.bytes, xPtr);
-    u8.set(gt.bytes, gridPtr);
-    // The same arguments either way: startGridSample returns at once (undefined).
-    const call = background ? module.startGridSample : module.gridSample;
-    let code = call(xPtr, xt.info.id, xDims, xt.dims.length, gridPtr, gt.info.id, gridDims,
-                    gt.dims.length, yPtr, yDimsAt, modeValue, paddingValue, alignCorners,
+  // Views are taken after _malloc (heap()): a memory growth gives the heap a new buffer. X and
+  // the grid are copied in before Y is written, so `out` may alias them.
+  const { u8 } = heap(runtime);
+  u8.set(xt.bytes, at.x);
+  u8.set(gt.bytes, at.grid);
+  // The same arguments either way: startGridSample returns at once (undefined).
+  const sample = background ? module.startGridSample : module.gridSample;
+  let code = sample(at.x, xt.info.id, xDims, xt.dims.length, at.grid, gt.info.id, gridDims,
+                    gt.dims.length, at.y, yDimsAt, modeValue, paddingValue, alignCorners,
                     layoutValue, threads);
-    if (background) {
-      try {
-        y = fresh();
-        yView = bytesOf('y', y);
-        for (let at = 0; at < yView.length; at += OS_PAGE_BYTES) yView[at] = 0;
-      } finally {
-        code = module.finishGridSample();  // the heap block is freed only after the call
-      }
+  if (background) {
+    try {
+      y = fresh();
+      yView = bytesOf('y', y);
+      for (let page = 0; page < yView.length; page += OS_PAGE_BYTES) yView[page] = 0;
+    } finally {
+      code = module.finishGridSample();  // the heap block is freed only after the call
+    }
+  }
+  if (code !== runtime.ok) throw errorOf(runtime, code);
+  // The call may have grown the memory.
+  yView.set(heap(runtime).u8.subarray(at.y, at.y + yBytes));
+  return { data: y, dims: yDims, type: xt.info.name };
+}
+
+// The batch items of each piece of a call sampled in pieces (sampleInPieces), or 0 for a call
+// sampled whole: up to PIECES pieces of PIECE_BYTES of Y or more each, so that each piece's own
+// call and hand-over stay small beside its sampling; 0 where that leaves one piece.
+function itemsPerPiece(batch, yBytes) {
+  if (yBytes < 2 * PIECE_BYTES || batch < 2) return 0;
+  const items = Math.max(Math.ceil(batch / PIECES), Math.ceil(PIECE_BYTES * batch / yBytes));
+  return items < batch ? items : 0;
+}
+
+// The core's call into `out` in pieces of `items` batch items each (the last may have fewer),
+// on the call thread one after another, while this thread copies the next piece's grid into the
+// heap and the last piece's Y out. A batch item's outputs read only its own X and grid, so the
+// pieces do the whole call's work, no part of it twice, and give its bits; the copies leave the
+// critical path. Batch is the outermost axis of every tensor in either layout, so a piece is
+// one run of bytes in each, on the heap where the whole call would have them.
+function sampleInPieces(runtime, call, { xt, gt, yDims, out, threads, at, yBytes }, items) {
+  const { modeValue, paddingValue, alignCorners, layoutValue } = call;
+  const module = runtime.module;
+  const batch = xt.dims[0];
+  const rank = xt.dims.length;
+  const bytesPerItem = (bytes) => bytes / batch;
+  const xItem = bytesPerItem(xt.bytes.byteLength);
+  const gridItem = bytesPerItem(gt.bytes.byteLength);
+  const yItem = bytesPerItem(yBytes);
+  // An `out` over the grid's memory is written only once the whole grid is on the heap.
+  const gridFirst = out.bytes.buffer === gt.bytes.buffer;
+  const copyGrid = (first, count) => {
+    heap(runtime).u8.set(gt.bytes.subarray(first * gridItem, (first + count) * gridItem),
+                         at.grid + first * gridItem);
+  };
+  const start = (first, count) => {
+    const f64 = heap(runtime).f64;
+    const dims = at.dims / 8;
+    for (const [k, list] of [xt.dims, gt.dims, yDims].entries()) {
+      for (let i = 0; i < rank; ++i) f64[dims + k * rank + i] = i === 0 ? count : list[i];
+    }
+    module.startGridSample(at.x + first * xItem, xt.info.id, at.dims, rank,
+                           at.grid + first * gridItem, gt.info.id, at.dims + rank * 8, rank,
+                           at.y + first * yItem, at.dims + 2 * rank * 8, modeValue,
+                           paddingValue, alignCorners, layoutValue, threads);
+  };
+  const copyOut = (first, count) => {
+    out.bytes.set(heap(runtime).u8.subarray(at.y + first * yItem,
+                                            at.y + (first + count) * yItem), first * yItem);
+  };
+  heap(runtime).u8.set(xt.bytes, at.x);
+  copyGrid(0, gridFirst ? batch : items);
+  for (let first = 0; first < batch; first += items) {
+    const count = Math.min(items, batch - first);
+    start(first, count);
+    let code;
+    try {
+      if (first > 0) copyOut(first - items, items);
+      const next = first + count;
+      if (next < batch && !gridFirst) copyGrid(next, Math.min(items, batch - next));
+    } finally {
+      code = module.finishGridSample();  // the heap block is freed only after the call
     }
     if (code !== runtime.ok) throw errorOf(runtime, code);
-    // The call may have grown the memory.
-    yView.set(heap(runtime).u8.subarray(yPtr, yPtr + yBytes));
-  } finally {
-    module._free(ptr);
   }
-  return { data: y, dims: yDims, type: xt.info.name };
+  const last = Math.floor((batch - 1) / items) * items;
+  copyOut(last, batch - last);
+  return { data: out.target, dims: yDims, type: xt.info.name };
 }

@@ -1,7 +1,8 @@
 // Threads in Node.js (issue 21): init() starts a thread per CPU (worker_threads Workers running
 // the core's pool), every path's results are the same bit for bit at 1 thread and at all of
 // them (and the pool's threads did take work), the per-call numThreads, init({ numThreads }),
-// a large fresh output allocated while the call thread samples, no thread or memory leak over
+// a large fresh output allocated while the call thread samples, a call of several batch items
+// into `out` sampled in pieces there, no thread or memory leak over
 // 10,000 calls, and a call that grows the memory on every thread. The hostile-input and memory
 // suites (hostile.test.mjs, api.test.mjs) run threaded too: init() there starts the same threads.
 import assert from 'node:assert/strict';
@@ -100,6 +101,82 @@ describe('threads in Node.js', () => {
         assert.deepEqual(bytes(fresh.data), bytes(out), `${threads} threads, call ${i}`);
       }
     }
+  });
+
+  describe('a call of several batch items into `out` on the call thread, in pieces: the bits ' +
+           'of the call sampled whole', { skip: threaded }, () => {
+    // Y of 2 MiB or more (two pieces of PIECE_BYTES) in each layout and rank, batches that
+    // the pieces divide and do not, and a path that rearranges X (many channels).
+    const LARGE = [
+      ['planar, 4 items', [4, 3, 60, 70], [4, 220, 240, 2], {}],
+      ['channels-last RGBA uint8, 3 items', [3, 150, 160, 4], [3, 450, 400, 2],
+       { layout: 'channels-last', paddingMode: 'border' }, 'uint8'],
+      ['3-D, 2 items', [2, 4, 20, 22, 24], [2, 32, 64, 64, 3], {}],
+      ['32 channels, 11 items', [11, 32, 20, 20], [11, 40, 40, 2],
+       { paddingMode: 'reflection' }],
+    ];
+    // The first byte where two arrays differ, or -1 (a deep comparison's message of millions of
+    // elements would exhaust the test's memory).
+    const firstDifference = (a, b) => {
+      const [u, v] = [bytes(a), bytes(b)];
+      if (u.length !== v.length) return Math.min(u.length, v.length);
+      return u.findIndex((byte, i) => byte !== v[i]);
+    };
+    // The startGridSample calls of body(): one per piece, one for a fresh output's call.
+    const counted = (body) => {
+      const module = embindModule();
+      const start = module.startGridSample;
+      let starts = 0;
+      module.startGridSample = (...args) => {
+        ++starts;
+        return start(...args);
+      };
+      try {
+        body();
+      } finally {
+        module.startGridSample = start;
+      }
+      return starts;
+    };
+
+    for (const spec of LARGE) {
+      test(spec[0], () => {
+        const [x, grid] = tensors(spec);
+        // All of the CPUs' threads: no core left for the call thread, so sampled whole.
+        const whole = gridSample(x, grid, { ...spec[3], numThreads: numThreads() });
+        const out = new whole.data.constructor(whole.data.length);
+        // Another grid, sampled whole just before each call in pieces, leaves other values on
+        // the heap where the call's tensors go: a piece that read a grid item not copied for it
+        // would not find the right one there by chance.
+        const other = { data: grid.data.map((v) => -v), dims: grid.dims };
+        for (let i = 0; i < 3; ++i) {
+          gridSample(x, other, { ...spec[3], numThreads: numThreads(), out });
+          out.fill(0);
+          const pieces = counted(() => gridSample(x, grid, { ...spec[3], numThreads: 1, out }));
+          assert.ok(pieces > 1, `${pieces} piece(s)`);
+          assert.equal(firstDifference(out, whole.data), -1, `call ${i}`);
+          let fresh;
+          assert.equal(counted(() => {
+            fresh = gridSample(x, grid, { ...spec[3], numThreads: 1 });
+          }), 1, 'a fresh output: sampled whole');
+          assert.equal(firstDifference(fresh.data, whole.data), -1);
+        }
+      });
+    }
+
+    test('an `out` over the grid\'s memory: the grid as it was before the call', () => {
+      // 8 pieces of one item each, each item's Y twice its grid: a piece's Y copied out as the
+      // pieces after it sample would overwrite grid items that are not on the heap yet.
+      const [x, grid] = tensors(['', [8, 4, 30, 30], [8, 256, 256, 2]]);
+      const whole = gridSample(x, grid, { numThreads: numThreads() });
+      // The grid and Y in one buffer, Y's first elements over the grid's.
+      const shared = new Float32Array(Math.max(grid.data.length, whole.data.length));
+      const aliased = { data: shared.subarray(0, grid.data.length), dims: grid.dims };
+      const out = shared.subarray(0, whole.data.length);
+      aliased.data.set(grid.data);
+      assert.ok(counted(() => gridSample(x, aliased, { numThreads: 1, out })) > 1);
+      assert.equal(firstDifference(out, whole.data), -1);
+    });
   });
 
   describe('every path: the same bits at 1 thread and at all of them', { skip: threaded }, () => {
