@@ -2,9 +2,9 @@
 // the core's pool), every path's results are the same bit for bit at 1 thread and at all of
 // them (and the pool's threads did take work), the per-call numThreads, init({ numThreads }),
 // a large fresh output allocated while the call thread samples, a call of several batch items
-// into `out` sampled in pieces there, no thread or memory leak over
-// 10,000 calls, and a call that grows the memory on every thread. The hostile-input and memory
-// suites (hostile.test.mjs, api.test.mjs) run threaded too: init() there starts the same threads.
+// into `out` sampled there in pieces, no thread or memory leak over 10,000 calls, and a call
+// that grows the memory on every thread. The hostile-input and memory suites (hostile.test.mjs,
+// api.test.mjs) run threaded too: init() there starts the same threads.
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import path from 'node:path';
