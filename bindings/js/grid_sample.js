@@ -97,9 +97,7 @@ function sampleNumbers(runtime, { xt, gt, yDims, out, threads, ...call }) {
   const xBytes = xt.bytes.byteLength;
   const gridBytes = gt.bytes.byteLength;
   const yBytes = yCount / xt.info.parts * xt.info.size;
-  const rank = xt.dims.length;
-  const dimsBytes = 3 * rank * 8;  // a piece's dims of X, the grid and Y (sampleInPieces)
-  const total = alignUp(xBytes) + alignUp(gridBytes) + alignUp(yBytes) + dimsBytes;
+  const total = alignUp(xBytes) + alignUp(gridBytes) + yBytes;
   if (total > MAX_HEAP_BYTES) {
     throw new RangeError(`gridsample: the tensors need ${total} bytes, more than the ` +
                          `WebAssembly heap holds (${MAX_HEAP_BYTES})`);
@@ -114,7 +112,6 @@ function sampleNumbers(runtime, { xt, gt, yDims, out, threads, ...call }) {
   try {
     const at = { x: ptr, grid: ptr + alignUp(xBytes) };
     at.y = at.grid + alignUp(gridBytes);
-    at.dims = at.y + alignUp(yBytes);
     const tensors = { xt, gt, yDims, out, threads, at, yBytes, fresh };
     if (items > 0) return sampleInPieces(runtime, call, tensors, items);
     return sampleWhole(runtime, call, tensors, background);
@@ -181,30 +178,27 @@ function itemsPerPiece(batch, yBytes) {
 // critical path. Batch is the outermost axis of every tensor in either layout, so a piece is
 // one run of bytes in each, on the heap where the whole call would have them.
 function sampleInPieces(runtime, call, { xt, gt, yDims, out, threads, at, yBytes }, items) {
-  const { modeValue, paddingValue, alignCorners, layoutValue } = call;
+  const { xDims, gridDims, yDimsAt, modeValue, paddingValue, alignCorners, layoutValue } = call;
   const module = runtime.module;
   const batch = xt.dims[0];
-  const rank = xt.dims.length;
-  const bytesPerItem = (bytes) => bytes / batch;
-  const xItem = bytesPerItem(xt.bytes.byteLength);
-  const gridItem = bytesPerItem(gt.bytes.byteLength);
-  const yItem = bytesPerItem(yBytes);
+  const xItem = xt.bytes.byteLength / batch;
+  const gridItem = gt.bytes.byteLength / batch;
+  const yItem = yBytes / batch;
   // An `out` over the grid's memory is written only once the whole grid is on the heap.
   const gridFirst = out.bytes.buffer === gt.bytes.buffer;
   const copyGrid = (first, count) => {
     heap(runtime).u8.set(gt.bytes.subarray(first * gridItem, (first + count) * gridItem),
                          at.grid + first * gridItem);
   };
+  // A piece's dims are the call's (withDims wrote them to the heap for it) with `count` items.
+  const rank = xt.dims.length;
   const start = (first, count) => {
     const f64 = heap(runtime).f64;
-    const dims = at.dims / 8;
-    for (const [k, list] of [xt.dims, gt.dims, yDims].entries()) {
-      for (let i = 0; i < rank; ++i) f64[dims + k * rank + i] = i === 0 ? count : list[i];
-    }
-    module.startGridSample(at.x + first * xItem, xt.info.id, at.dims, rank,
-                           at.grid + first * gridItem, gt.info.id, at.dims + rank * 8, rank,
-                           at.y + first * yItem, at.dims + 2 * rank * 8, modeValue,
-                           paddingValue, alignCorners, layoutValue, threads);
+    for (const dims of [xDims, gridDims, yDimsAt]) f64[dims / 8] = count;
+    module.startGridSample(at.x + first * xItem, xt.info.id, xDims, rank,
+                           at.grid + first * gridItem, gt.info.id, gridDims, rank,
+                           at.y + first * yItem, yDimsAt, modeValue, paddingValue, alignCorners,
+                           layoutValue, threads);
   };
   const copyOut = (first, count) => {
     out.bytes.set(heap(runtime).u8.subarray(at.y + first * yItem,
@@ -212,12 +206,14 @@ function sampleInPieces(runtime, call, { xt, gt, yDims, out, threads, at, yBytes
   };
   heap(runtime).u8.set(xt.bytes, at.x);
   copyGrid(0, gridFirst ? batch : items);
+  let copied = 0;  // the items whose Y is in `out`
   for (let first = 0; first < batch; first += items) {
     const count = Math.min(items, batch - first);
     start(first, count);
     let code;
     try {
-      if (first > 0) copyOut(first - items, items);
+      copyOut(copied, first - copied);
+      copied = first;
       const next = first + count;
       if (next < batch && !gridFirst) copyGrid(next, Math.min(items, batch - next));
     } finally {
@@ -225,7 +221,6 @@ function sampleInPieces(runtime, call, { xt, gt, yDims, out, threads, at, yBytes
     }
     if (code !== runtime.ok) throw errorOf(runtime, code);
   }
-  const last = Math.floor((batch - 1) / items) * items;
-  copyOut(last, batch - last);
+  copyOut(copied, batch - copied);
   return { data: out.target, dims: yDims, type: xt.info.name };
 }
