@@ -120,13 +120,35 @@ function sampleNumbers(runtime, { xt, gt, yDims, out, threads, ...call }) {
   }
 }
 
+// The core's call (`sample`: module.gridSample, or module.startGridSample for the call thread)
+// on X, the grid and Y at `at` ({ x, grid, y }) on the heap, with the dims the call wrote there
+// (withDims).
+function callCore(sample, xt, gt, call, at, threads) {
+  const { xDims, gridDims, yDimsAt, modeValue, paddingValue, alignCorners, layoutValue } = call;
+  return sample(at.x, xt.info.id, xDims, xt.dims.length, at.grid, gt.info.id, gridDims,
+                gt.dims.length, at.y, yDimsAt, modeValue, paddingValue, alignCorners, layoutValue,
+                threads);
+}
+
+// work() on this thread while the core's call that module.startGridSample began runs on the call
+// thread; then the call's result, an error if it failed. The call is finished even where work()
+// throws: the heap block it reads is freed only after it.
+function whileSampling(runtime, work) {
+  let code;
+  try {
+    work();
+  } finally {
+    code = runtime.module.finishGridSample();
+  }
+  if (code !== runtime.ok) throw errorOf(runtime, code);
+}
+
 // The core's call for the whole of Y, on the heap at `at` ({ x, grid, y }: X and the grid copied
 // in here). `background`: on the call thread, while this thread allocates the fresh output and
 // touches its pages: new memory, which the system would otherwise map page by page as the copy
 // out first writes it.
 function sampleWhole(runtime, call, { xt, gt, yDims, out, threads, at, yBytes, fresh },
                      background) {
-  const { xDims, gridDims, yDimsAt, modeValue, paddingValue, alignCorners, layoutValue } = call;
   const module = runtime.module;
   let y;
   let yView;
@@ -142,21 +164,17 @@ function sampleWhole(runtime, call, { xt, gt, yDims, out, threads, at, yBytes, f
   const { u8 } = heap(runtime);
   u8.set(xt.bytes, at.x);
   u8.set(gt.bytes, at.grid);
-  // The same arguments either way: startGridSample returns at once (undefined).
-  const sample = background ? module.startGridSample : module.gridSample;
-  let code = sample(at.x, xt.info.id, xDims, xt.dims.length, at.grid, gt.info.id, gridDims,
-                    gt.dims.length, at.y, yDimsAt, modeValue, paddingValue, alignCorners,
-                    layoutValue, threads);
   if (background) {
-    try {
+    callCore(module.startGridSample, xt, gt, call, at, threads);
+    whileSampling(runtime, () => {
       y = fresh();
       yView = bytesOf('y', y);
       for (let page = 0; page < yView.length; page += OS_PAGE_BYTES) yView[page] = 0;
-    } finally {
-      code = module.finishGridSample();  // the heap block is freed only after the call
-    }
+    });
+  } else {
+    const code = callCore(module.gridSample, xt, gt, call, at, threads);
+    if (code !== runtime.ok) throw errorOf(runtime, code);
   }
-  if (code !== runtime.ok) throw errorOf(runtime, code);
   // The call may have grown the memory.
   yView.set(heap(runtime).u8.subarray(at.y, at.y + yBytes));
   return { data: y, dims: yDims, type: xt.info.name };
@@ -178,7 +196,6 @@ function itemsPerPiece(batch, yBytes) {
 // critical path. Batch is the outermost axis of every tensor in either layout, so a piece is
 // one run of bytes in each, on the heap where the whole call would have them.
 function sampleInPieces(runtime, call, { xt, gt, yDims, out, threads, at, yBytes }, items) {
-  const { xDims, gridDims, yDimsAt, modeValue, paddingValue, alignCorners, layoutValue } = call;
   const module = runtime.module;
   const batch = xt.dims[0];
   const xItem = xt.bytes.byteLength / batch;
@@ -191,14 +208,12 @@ function sampleInPieces(runtime, call, { xt, gt, yDims, out, threads, at, yBytes
                          at.grid + first * gridItem);
   };
   // A piece's dims are the call's (withDims wrote them to the heap for it) with `count` items.
-  const rank = xt.dims.length;
   const start = (first, count) => {
     const f64 = heap(runtime).f64;
-    for (const dims of [xDims, gridDims, yDimsAt]) f64[dims / 8] = count;
-    module.startGridSample(at.x + first * xItem, xt.info.id, xDims, rank,
-                           at.grid + first * gridItem, gt.info.id, gridDims, rank,
-                           at.y + first * yItem, yDimsAt, modeValue, paddingValue, alignCorners,
-                           layoutValue, threads);
+    for (const dims of [call.xDims, call.gridDims, call.yDimsAt]) f64[dims / 8] = count;
+    callCore(module.startGridSample, xt, gt, call, {
+      x: at.x + first * xItem, grid: at.grid + first * gridItem, y: at.y + first * yItem,
+    }, threads);
   };
   const copyOut = (first, count) => {
     out.bytes.set(heap(runtime).u8.subarray(at.y + first * yItem,
@@ -210,16 +225,12 @@ function sampleInPieces(runtime, call, { xt, gt, yDims, out, threads, at, yBytes
   for (let first = 0; first < batch; first += items) {
     const count = Math.min(items, batch - first);
     start(first, count);
-    let code;
-    try {
+    whileSampling(runtime, () => {
       copyOut(copied, first - copied);
       copied = first;
       const next = first + count;
       if (next < batch && !gridFirst) copyGrid(next, Math.min(items, batch - next));
-    } finally {
-      code = module.finishGridSample();  // the heap block is freed only after the call
-    }
-    if (code !== runtime.ok) throw errorOf(runtime, code);
+    });
   }
   copyOut(copied, batch - copied);
   return { data: out.target, dims: yDims, type: xt.info.name };
