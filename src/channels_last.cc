@@ -175,11 +175,12 @@ struct Tuning {
   // per-location work, a broadcast weight per tap, shared by too few: in 2-D the pair and quad
   // paths stay as fast or faster, up to 6 times, with 3 to 8 channels). Then linear sampling pays
   // with at least kWidth channels times rows per location (the pair path's scalar loads are cheap
-  // below) and input planes past kPlane elements unless 2-D (smaller ones stay in L1 for the
-  // pair path); cubic sampling pays in 2-D.
+  // below), whatever the input plane: volumes of small planes, which the pair path samples from
+  // L1, ran faster here on an AMD Zen 3 on every target and in WebAssembly (docs/benchmarks.md),
+  // and natively, where another CPU may differ, small planes are timed on the calls
+  // (path_choice.cc, PathContested). Cubic sampling pays in 2-D.
   static constexpr size_t kChannels = 8;
   static constexpr size_t kWidth = 32;
-  static constexpr size_t kPlane = 4096;
   // Volumes pay from this many channels where cubic (the quad path's 16 rows of 4 taps a
   // location and channel cost more: 1.6-2.6 times as slow with 4 to 8 channels) or linear with
   // kSmallPixel pixels (a 128-bit vector a tap: R4); linear volumes of 5 to 7 channels stay on
@@ -232,8 +233,7 @@ bool ChannelsLastPays(const PathQuery& q) {
   }
   if (q.channels < Tuning::kChannels) return false;
   if (q.taps == 4) return true;  // 2-D: the quad path samples 1 to 3 axes
-  return q.channels * q.rows >= Tuning::kWidth &&
-         (p.rank == 2 || static_cast<size_t>(p.in_plane) > Tuning::kPlane);
+  return q.channels * q.rows >= Tuning::kWidth;
 }
 
 void SetUpChannelsLast(const PathQuery& q, PathChoice* choice) {

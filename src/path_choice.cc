@@ -52,8 +52,8 @@ struct Tuning {
   // each group's copy stays in its thread's L2 (GroupCopyBound), even if some threads get one
   // more: reading a whole copy from L3 costs more.
   static constexpr size_t kGroupsPerThread = 2;
-  // Input planes of at most this many elements (16 KB of float32: an L1 holds one) leave 2-D
-  // linear images that the channels-last path takes to a contest with the pair path
+  // Input planes of at most this many elements (16 KB of float32: an L1 holds one) leave
+  // linear images and volumes that the channels-last path takes to a contest with the pair path
   // (PathContested).
   static constexpr int64_t kContestPlane = 4096;
 };
@@ -116,17 +116,17 @@ const PathRow& ChooseRow(const PathQuery& query) {
 }
 
 // Whether a call that `row` takes is timed against the pair path on its first calls (a
-// CallContest): 2-D linear images on planar X that the channels-last path takes by its rule,
-// whose planes are small enough for the pair path to sample each from L1. Which of the two is
-// faster there changes with the CPU, the target, the thread count and the shape, both ways on
-// one core (docs/benchmarks.md, "The channels-last path against the pair path, timed on the
-// calls"), so no rule holds; both give the same bits (channels_last.h), so the contest never
-// shows in the outputs. Not while a test forces a path, and not in WebAssembly, whose engine
-// runs a kernel's first calls in code it has not optimised yet: their times would compare the
-// engine's stages rather than the paths.
+// CallContest): linear images and volumes on planar X that the channels-last path takes by its
+// rule, whose planes are small enough for the pair path to sample each from L1. Which of the
+// two is faster there changes with the CPU, the target, the thread count and the shape, both
+// ways on one core in 2-D (docs/benchmarks.md, "The channels-last path against the pair path,
+// timed on the calls"), and volumes were measured on one AMD core only, so no rule holds; both
+// give the same bits (channels_last.h), so the contest never shows in the outputs. Not while a
+// test forces a path, and not in WebAssembly, whose engine runs a kernel's first calls in code it
+// has not optimised yet: their times would compare the engine's stages rather than the paths.
 bool PathContested(const PathQuery& q, const PathRow& row) {
   const Problem& p = q.problem;
-  return !HWY_ARCH_WASM && row.path == SamplerPath::kChannelsLast && p.rank == 2 && q.taps == 2 &&
+  return !HWY_ARCH_WASM && row.path == SamplerPath::kChannelsLast && q.taps == 2 &&
          p.in_plane <= Tuning::kContestPlane && PairsPathFits(q) &&
          forced_path.load(std::memory_order_relaxed) < 0;
 }
@@ -134,17 +134,19 @@ bool PathContested(const PathQuery& q, const PathRow& row) {
 // What makes two calls the same kind for a contest: all that moves the two paths' times.
 struct ContestKey {
   int64_t target = 0;  // DispatchedTarget()
-  int64_t batch = 0, channels = 0, height = 0, width = 0, out_plane = 0;
+  int64_t batch = 0, channels = 0, out_plane = 0;
+  size_t rank = 0;
+  std::array<int64_t, kMaxPairRank> in{};  // the input's spatial extents (0 past `rank`)
   ElementKind element_kind = ElementKind::kNone;
   bool float32_grid = false;
   Padding padding = Padding::kZeros;
   bool align_corners = false;
   size_t threads = 0;
   bool operator==(const ContestKey& o) const {
-    return target == o.target && batch == o.batch && channels == o.channels && height == o.height &&
-           width == o.width && out_plane == o.out_plane && element_kind == o.element_kind &&
-           float32_grid == o.float32_grid && padding == o.padding &&
-           align_corners == o.align_corners && threads == o.threads;
+    return target == o.target && batch == o.batch && channels == o.channels &&
+           out_plane == o.out_plane && rank == o.rank && in == o.in &&
+           element_kind == o.element_kind && float32_grid == o.float32_grid &&
+           padding == o.padding && align_corners == o.align_corners && threads == o.threads;
   }
 };
 
@@ -300,17 +302,18 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
   const PathRow& row = ChooseRow(query);
   PathChoice choice = ChoiceOf(row, query, combinations);
   if (PathContested(query, row)) {
-    const ContestKey key{DispatchedTarget(),
-                         p.batch,
-                         p.channels,
-                         p.in[0],
-                         p.in[1],
-                         p.out_plane,
-                         types.element_kind,
-                         types.float32_grid,
-                         options.padding,
-                         options.align_corners,
-                         choice.threads};
+    ContestKey key{DispatchedTarget(),
+                   p.batch,
+                   p.channels,
+                   p.out_plane,
+                   p.rank,
+                   {},
+                   types.element_kind,
+                   types.float32_grid,
+                   options.padding,
+                   options.align_corners,
+                   choice.threads};
+    std::copy(p.in.begin(), p.in.end(), key.in.begin());  // PairsPathFits: rank <= kMaxPairRank
     const ContestTicket ticket = Contests().Enter(key);
     if (ticket.way == 1) choice = ChoiceOf(*RowOf(SamplerPath::kPairs), query, combinations);
     choice.contest = ticket;

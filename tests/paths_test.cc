@@ -275,11 +275,12 @@ TEST_CASE("A call contest decides only on times of both ways", "[paths]") {
 }
 
 TEST_CASE("Contested calls give the same bits while they are timed and after", "[paths][simd]") {
-  // 2-D linear images of 16 channels on planes of 24 x 20: the channels-last path takes them by
-  // its rule, and the pair path contests them (path_choice.cc). Each target's and thread
-  // count's calls of this kind are a contest of their own, decided after 2 * kTrials calls;
-  // every call gives the first call's bits, whichever path it took. One channel, or planes past
-  // 4096 elements, stay out of the contests.
+  // 2-D linear images of 16 channels on planes of 24 x 20, and volumes of 8 channels on planes
+  // of 10 x 12 x 14: the channels-last path takes them by its rule, and the pair path contests
+  // them (path_choice.cc). Each target's and thread count's calls of each kind are a contest of
+  // their own, decided after 2 * kTrials calls; every call gives the first call's bits,
+  // whichever path it took. One channel, or planes past 4096 elements, stay out of the
+  // contests.
   ResetPathContestsForTest();
   std::mt19937_64 rng(41);
   std::uniform_real_distribution<double> value(-4.0, 4.0), coordinate(-1.1, 1.1);
@@ -292,6 +293,8 @@ TEST_CASE("Contested calls give the same bits while they are timed and after", "
                         grid = random({1, 40, 36, 2}, coordinate);
   const test::AnyTensor one = random({1, 1, 24, 20}, value), large = random({1, 16, 64, 70}, value);
   const test::AnyTensor large_grid = random({1, 50, 50, 2}, coordinate);
+  const test::AnyTensor volume = random({1, 8, 10, 12, 14}, value),
+                        volume_grid = random({1, 9, 12, 16, 3}, coordinate);
   test::AnyTensor one_y(DType::kFloat32, {1, 1, 40, 36}), large_y(DType::kFloat32, {1, 16, 50, 50});
   std::vector<int> thread_counts = {1};
   if (ThreadsForCall(2) == 2) thread_counts.push_back(2);
@@ -301,17 +304,24 @@ TEST_CASE("Contested calls give the same bits while they are timed and after", "
       Options options;
       options.num_threads = threads;
       test::AnyTensor first(DType::kFloat32, {1, 16, 40, 36});
+      test::AnyTensor first_volume(DType::kFloat32, {1, 8, 9, 12, 16});
       REQUIRE(GridSample(x.view(), grid.view(), first.mutable_view(), options).ok());
+      REQUIRE(
+          GridSample(volume.view(), volume_grid.view(), first_volume.mutable_view(), options).ok());
       for (int call = 1; call < 2 * CallContest::kTrials + 3; ++call) {
         INFO("call " << call << ", " << threads << " threads");
-        CHECK(DecidedPathContestsForTest() == contests + (call >= 2 * CallContest::kTrials));
+        CHECK(DecidedPathContestsForTest() == contests + 2 * (call >= 2 * CallContest::kTrials));
         test::AnyTensor y(DType::kFloat32, {1, 16, 40, 36});
         REQUIRE(GridSample(x.view(), grid.view(), y.mutable_view(), options).ok());
         CHECK(y.Identical(first));
+        test::AnyTensor volume_y(DType::kFloat32, {1, 8, 9, 12, 16});
+        REQUIRE(
+            GridSample(volume.view(), volume_grid.view(), volume_y.mutable_view(), options).ok());
+        CHECK(volume_y.Identical(first_volume));
         REQUIRE(GridSample(one.view(), grid.view(), one_y.mutable_view(), options).ok());
         REQUIRE(GridSample(large.view(), large_grid.view(), large_y.mutable_view(), options).ok());
       }
-      ++contests;
+      contests += 2;
       CHECK(DecidedPathContestsForTest() == contests);
     }
   });
