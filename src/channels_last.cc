@@ -178,7 +178,9 @@ struct Tuning {
   // below), whatever the input plane: volumes of small planes, which the pair path samples from
   // L1, ran faster here on an AMD Zen 3 on every target and in WebAssembly (docs/benchmarks.md),
   // and natively, where another CPU may differ, small planes are timed on the calls
-  // (path_choice.cc, PathContested). Cubic sampling pays in 2-D.
+  // (path_choice.cc, Challenger). Below kWidth, and with outputs under half the input, the
+  // grid decides (uniform grids ran faster here, smooth ones slower), so natively those calls
+  // are timed too (ChannelsLastMayPay). Cubic sampling pays in 2-D.
   static constexpr size_t kChannels = 8;
   static constexpr size_t kWidth = 32;
   // Volumes pay from this many channels where cubic (the quad path's 16 rows of 4 taps a
@@ -234,6 +236,12 @@ bool ChannelsLastPays(const PathQuery& q) {
   if (q.channels < Tuning::kChannels) return false;
   if (q.taps == 4) return true;  // 2-D: the quad path samples 1 to 3 axes
   return q.channels * q.rows >= Tuning::kWidth;
+}
+
+bool ChannelsLastMayPay(const PathQuery& q) {
+  const Problem& p = q.problem;
+  return !q.channels_last && q.taps == 2 && p.rank >= 2 && q.channels >= Tuning::kChannels &&
+         4 * p.out_plane >= p.in_plane && !ChannelsLastPays(q);
 }
 
 void SetUpChannelsLast(const PathQuery& q, PathChoice* choice) {

@@ -75,6 +75,11 @@ size_t GroupCopyFloats(size_t channels, size_t width, size_t plane);
 bool ChannelsLastFits(const PathQuery& query);
 bool ChannelsLastPays(const PathQuery& query);
 void SetUpChannelsLast(const PathQuery& query, PathChoice* choice);
+// Whether a linear call on planar X that ChannelsLastPays leaves to the pair path may still run
+// faster on this path, depending on its grid (path_choice.cc times such calls): 8 channels or more
+// on 2 to 4 axes, an output of at least a quarter of the input, and too few channels times rows or
+// an output under half the input.
+bool ChannelsLastMayPay(const PathQuery& query);
 
 // pixels[p * padded + c] = planes[c * plane + p] (elements of `kind`, as float32) for
 // c < channels and locations p in [begin, end) of one batch item's planes; 0 for the padding

@@ -54,7 +54,7 @@ struct Tuning {
   static constexpr size_t kGroupsPerThread = 2;
   // Input planes of at most this many elements (16 KB of float32: an L1 holds one) leave
   // linear images and volumes that the channels-last path takes to a contest with the pair path
-  // (PathContested).
+  // (Challenger).
   static constexpr int64_t kContestPlane = 4096;
 };
 
@@ -115,20 +115,28 @@ const PathRow& ChooseRow(const PathQuery& query) {
   return kPathTable[std::size(kPathTable) - 1];
 }
 
-// Whether a call that `row` takes is timed against the pair path on its first calls (a
-// CallContest): linear images and volumes on planar X that the channels-last path takes by its
-// rule, whose planes are small enough for the pair path to sample each from L1. Which of the
-// two is faster there changes with the CPU, the target, the thread count and the shape, both
-// ways on one core in 2-D (docs/benchmarks.md, "The channels-last path against the pair path,
-// timed on the calls"), and volumes were measured on one AMD core only, so no rule holds; both
+// The row of the path that a call is timed against on its first calls (a CallContest), where
+// the rules gave it `row`; or null. Linear images and volumes on planar X that the channels-last
+// path takes by its rule, whose planes are small enough for the pair path to sample each from L1,
+// and those that the pair path takes by the channels-last path's rule where the grid may
+// overturn it (ChannelsLastMayPay). Which of the two is faster there changes with the CPU, the
+// target, the thread count, the shape and the grid, both ways on one core (docs/benchmarks.md,
+// "The channels-last path against the pair path, timed on the calls"), so no rule holds; both
 // give the same bits (channels_last.h), so the contest never shows in the outputs. Not while a
-// test forces a path, and not in WebAssembly, whose engine runs a kernel's first calls in code it
-// has not optimised yet: their times would compare the engine's stages rather than the paths.
-bool PathContested(const PathQuery& q, const PathRow& row) {
-  const Problem& p = q.problem;
-  return !HWY_ARCH_WASM && row.path == SamplerPath::kChannelsLast && q.taps == 2 &&
-         p.in_plane <= Tuning::kContestPlane && PairsPathFits(q) &&
-         forced_path.load(std::memory_order_relaxed) < 0;
+// test forces a path, and not in WebAssembly, whose engine runs a kernel's first calls in code
+// it has not optimised yet: their times would compare the engine's stages rather than the paths.
+const PathRow* Challenger(const PathQuery& q, const PathRow& row) {
+  if (HWY_ARCH_WASM || q.taps != 2 || forced_path.load(std::memory_order_relaxed) >= 0) {
+    return nullptr;
+  }
+  if (row.path == SamplerPath::kChannelsLast && q.problem.in_plane <= Tuning::kContestPlane &&
+      PairsPathFits(q)) {
+    return RowOf(SamplerPath::kPairs);
+  }
+  if (row.path == SamplerPath::kPairs && ChannelsLastFits(q) && ChannelsLastMayPay(q)) {
+    return RowOf(SamplerPath::kChannelsLast);
+  }
+  return nullptr;
 }
 
 // What makes two calls the same kind for a contest: all that moves the two paths' times.
@@ -301,7 +309,7 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
                         p.in_plane <= kMaxWindowPlane};
   const PathRow& row = ChooseRow(query);
   PathChoice choice = ChoiceOf(row, query, combinations);
-  if (PathContested(query, row)) {
+  if (const PathRow* challenger = Challenger(query, row)) {
     ContestKey key{DispatchedTarget(),
                    p.batch,
                    p.channels,
@@ -315,7 +323,7 @@ PathChoice ChoosePath(const Problem& p, const Options& options, const PathTypes&
                    choice.threads};
     std::copy(p.in.begin(), p.in.end(), key.in.begin());  // PairsPathFits: rank <= kMaxPairRank
     const ContestTicket ticket = Contests().Enter(key);
-    if (ticket.way == 1) choice = ChoiceOf(*RowOf(SamplerPath::kPairs), query, combinations);
+    if (ticket.way == 1) choice = ChoiceOf(*challenger, query, combinations);
     choice.contest = ticket;
   }
   return choice;

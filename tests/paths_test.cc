@@ -277,10 +277,12 @@ TEST_CASE("A call contest decides only on times of both ways", "[paths]") {
 TEST_CASE("Contested calls give the same bits while they are timed and after", "[paths][simd]") {
   // 2-D linear images of 16 channels on planes of 24 x 20, and volumes of 8 channels on planes
   // of 10 x 12 x 14: the channels-last path takes them by its rule, and the pair path contests
-  // them (path_choice.cc). Each target's and thread count's calls of each kind are a contest of
-  // their own, decided after 2 * kTrials calls; every call gives the first call's bits,
-  // whichever path it took. One channel, or planes past 4096 elements, stay out of the
-  // contests.
+  // them; images of 8 channels (too few for the rule) and an output under half the input: the
+  // pair path takes them, and the channels-last path contests them (path_choice.cc). Each
+  // target's and thread count's calls of each kind are a contest of their own, decided after
+  // 2 * kTrials calls; every call gives the first call's bits, whichever path it took. One
+  // channel, or planes past 4096 elements where the channels-last path takes them, stay out of
+  // the contests.
   ResetPathContestsForTest();
   std::mt19937_64 rng(41);
   std::uniform_real_distribution<double> value(-4.0, 4.0), coordinate(-1.1, 1.1);
@@ -295,6 +297,19 @@ TEST_CASE("Contested calls give the same bits while they are timed and after", "
   const test::AnyTensor large_grid = random({1, 50, 50, 2}, coordinate);
   const test::AnyTensor volume = random({1, 8, 10, 12, 14}, value),
                         volume_grid = random({1, 9, 12, 16, 3}, coordinate);
+  const test::AnyTensor eight = random({1, 8, 30, 32}, value),
+                        eight_grid = random({1, 48, 44, 2}, coordinate);
+  const test::AnyTensor wide = random({1, 32, 40, 40}, value),
+                        small_grid = random({1, 22, 30, 2}, coordinate);
+  struct Contested {
+    const test::AnyTensor& x;
+    const test::AnyTensor& grid;
+    std::vector<int64_t> y_shape;
+  };
+  const Contested contested[] = {{x, grid, {1, 16, 40, 36}},
+                                 {volume, volume_grid, {1, 8, 9, 12, 16}},
+                                 {eight, eight_grid, {1, 8, 48, 44}},
+                                 {wide, small_grid, {1, 32, 22, 30}}};
   test::AnyTensor one_y(DType::kFloat32, {1, 1, 40, 36}), large_y(DType::kFloat32, {1, 16, 50, 50});
   std::vector<int> thread_counts = {1};
   if (ThreadsForCall(2) == 2) thread_counts.push_back(2);
@@ -303,25 +318,27 @@ TEST_CASE("Contested calls give the same bits while they are timed and after", "
     for (int threads : thread_counts) {
       Options options;
       options.num_threads = threads;
-      test::AnyTensor first(DType::kFloat32, {1, 16, 40, 36});
-      test::AnyTensor first_volume(DType::kFloat32, {1, 8, 9, 12, 16});
-      REQUIRE(GridSample(x.view(), grid.view(), first.mutable_view(), options).ok());
-      REQUIRE(
-          GridSample(volume.view(), volume_grid.view(), first_volume.mutable_view(), options).ok());
+      std::vector<test::AnyTensor> first;
+      for (const Contested& c : contested) {
+        first.emplace_back(DType::kFloat32, c.y_shape);
+        REQUIRE(GridSample(c.x.view(), c.grid.view(), first.back().mutable_view(), options).ok());
+      }
       for (int call = 1; call < 2 * CallContest::kTrials + 3; ++call) {
         INFO("call " << call << ", " << threads << " threads");
-        CHECK(DecidedPathContestsForTest() == contests + 2 * (call >= 2 * CallContest::kTrials));
-        test::AnyTensor y(DType::kFloat32, {1, 16, 40, 36});
-        REQUIRE(GridSample(x.view(), grid.view(), y.mutable_view(), options).ok());
-        CHECK(y.Identical(first));
-        test::AnyTensor volume_y(DType::kFloat32, {1, 8, 9, 12, 16});
-        REQUIRE(
-            GridSample(volume.view(), volume_grid.view(), volume_y.mutable_view(), options).ok());
-        CHECK(volume_y.Identical(first_volume));
+        CHECK(DecidedPathContestsForTest() ==
+              contests + std::size(contested) * (call >= 2 * CallContest::kTrials));
+        for (size_t k = 0; k < std::size(contested); ++k) {
+          INFO("contested call " << k);
+          test::AnyTensor y(DType::kFloat32, contested[k].y_shape);
+          REQUIRE(
+              GridSample(contested[k].x.view(), contested[k].grid.view(), y.mutable_view(), options)
+                  .ok());
+          CHECK(y.Identical(first[k]));
+        }
         REQUIRE(GridSample(one.view(), grid.view(), one_y.mutable_view(), options).ok());
         REQUIRE(GridSample(large.view(), large_grid.view(), large_y.mutable_view(), options).ok());
       }
-      contests += 2;
+      contests += std::size(contested);
       CHECK(DecidedPathContestsForTest() == contests);
     }
   });
