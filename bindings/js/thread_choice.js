@@ -16,9 +16,13 @@ import { elementCount } from './arguments.js';
 export const TRIALS = 5;
 // A choice is timed again after this many calls: the machine's load and the placement of its
 // cores change while a page or server runs. The first choice is timed again sooner, as its
-// trials ran while V8 was still optimising the module's code (it does so as the code runs).
+// trials ran while V8 was still optimising the module's code (it does so as the code runs) and
+// the first outputs' memory was new: after FIRST_RECHECK_CALLS calls, or FIRST_RECHECK_MS after
+// it was made where calls are long, so that a first choice of the slower side does not stay for
+// minutes of long calls (docs/benchmarks.md, "The default thread count").
 export const RECHECK_CALLS = 2000;
 export const FIRST_RECHECK_CALLS = 200;
+export const FIRST_RECHECK_MS = 1000;
 // Signatures remembered at once; the oldest is forgotten first.
 const MAX_SIGNATURES = 64;
 // Calls with fewer outputs than this take all threads without timing: they last microseconds,
@@ -30,7 +34,7 @@ export class ThreadChooser {
   constructor(threads, now = () => performance.now()) {
     this.candidates = [1, threads];
     this.now = now;
-    // signature → { samples: [[], []], next, chosen, calls, choices }
+    // signature → { samples: [[], []], next, chosen, calls, choices, since (the choice's time) }
     this.entries = new Map();
   }
 
@@ -43,12 +47,14 @@ export class ThreadChooser {
       if (this.entries.size >= MAX_SIGNATURES) {
         this.entries.delete(this.entries.keys().next().value);
       }
-      entry = { samples: [[], []], next: 0, chosen: -1, calls: 0, choices: 0 };
+      entry = { samples: [[], []], next: 0, chosen: -1, calls: 0, choices: 0, since: 0 };
       this.entries.set(signature, entry);
     }
     if (entry.chosen >= 0) {
-      const recheck = entry.choices === 1 ? FIRST_RECHECK_CALLS : RECHECK_CALLS;
-      if (++entry.calls < recheck) return { threads: this.candidates[entry.chosen] };
+      const first = entry.choices === 1;
+      const due = ++entry.calls >= (first ? FIRST_RECHECK_CALLS : RECHECK_CALLS) ||
+                  (first && this.now() - entry.since >= FIRST_RECHECK_MS);
+      if (!due) return { threads: this.candidates[entry.chosen] };
       entry.samples = [[], []];
       entry.chosen = -1;
       entry.calls = 0;
@@ -66,6 +72,7 @@ export class ThreadChooser {
     entry.samples[index].push(this.now() - trial.start);
     if (entry.samples.every((times) => times.length >= TRIALS)) {
       entry.chosen = Math.min(...entry.samples[0]) < Math.min(...entry.samples[1]) ? 0 : 1;
+      entry.since = this.now();
       ++entry.choices;
     }
   }

@@ -1,6 +1,7 @@
 // The default thread count of a call (bindings/js/thread_choice.js), on a clock the test sets:
 // the chooser times 1 thread and all threads alternately, then keeps the faster, times them
-// again after enough calls, keeps each signature's choice apart, and forgets the oldest
+// again after enough calls (the first choice also after enough time), keeps each signature's
+// choice apart, and forgets the oldest
 // signature first; and how both backends' calls use it (sampleOnChosenThreads).
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -9,8 +10,9 @@ import { pathToFileURL } from 'node:url';
 
 import { repo } from './helpers.mjs';
 
-const { FIRST_RECHECK_CALLS, RECHECK_CALLS, sampleOnChosenThreads, ThreadChooser, TRIALS } =
-    await import(pathToFileURL(path.join(repo, 'bindings/js/thread_choice.js')).href);
+const {
+  FIRST_RECHECK_CALLS, FIRST_RECHECK_MS, RECHECK_CALLS, sampleOnChosenThreads, ThreadChooser, TRIALS,
+} = await import(pathToFileURL(path.join(repo, 'bindings/js/thread_choice.js')).href);
 
 // A chooser of 1 or 4 threads whose calls take `cost(threads, signature)` ms each.
 function chooser(cost) {
@@ -60,6 +62,23 @@ test('times the first choice again after FIRST_RECHECK_CALLS calls, then every R
   assert.ok(run(RECHECK_CALLS - 2).every((t) => t === 4));
   oneIsFaster = true;
   assert.deepEqual(run(2 * TRIALS + 1), alternating.concat(1));
+});
+
+test('times a first choice of long calls again after FIRST_RECHECK_MS, later ones by calls',
+     () => {
+  let oneIsFaster = true;
+  const cost = 100;  // ms a call takes on the faster side, twice that on the other
+  const call = chooser((threads) => ((threads === 1) === oneIsFaster ? cost : 2 * cost));
+  const alternating = [...Array(2 * TRIALS)].map((_, i) => (i % 2 === 0 ? 1 : 4));
+  for (let i = 0; i < 2 * TRIALS; ++i) call('a');
+  const run = (count) => [...Array(count)].map(() => call('a'));
+  oneIsFaster = false;  // the first trials were not the machine's steady state
+  const held = FIRST_RECHECK_MS / (2 * cost);  // calls on 1 thread until the time is up
+  assert.ok(held < FIRST_RECHECK_CALLS);
+  assert.ok(run(held).every((t) => t === 1));
+  assert.deepEqual(run(2 * TRIALS + 1), alternating.concat(4));
+  oneIsFaster = true;
+  assert.ok(run(FIRST_RECHECK_CALLS).every((t) => t === 4), 'the second choice held');
 });
 
 test('each signature has its own choice; the oldest of 64 is forgotten', () => {
