@@ -51,20 +51,28 @@ namespace gridsample {
 namespace bench {
 namespace {
 
-// The "model name" line of /proc/cpuinfo, where there is one.
+// The "model name" line of /proc/cpuinfo, where there is one, with the x86 "cpu family" and
+// "model" numbers after it: a virtual machine may name its CPU no more than "AMD EPYC", where
+// the numbers tell a Zen 3 from a Zen 5 (their kernels' choices differ: docs/benchmarks.md).
 std::string CpuModel() {
   std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(cpuinfo, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      const size_t colon = line.find(':');
-      if (colon != std::string::npos) {
-        const size_t start = line.find_first_not_of(" \t", colon + 1);
-        return start == std::string::npos ? "" : line.substr(start);
-      }
-    }
+  std::string line, name, family, model;
+  const auto value = [&line](const char* key, std::string* out) {
+    const size_t colon = line.find(':');
+    if (!out->empty() || line.rfind(key, 0) != 0 || colon == std::string::npos) return;
+    // The key itself, not a longer one that starts with it ("model name" against "model").
+    if (line.find_first_not_of(" \t", std::strlen(key)) != colon) return;
+    const size_t start = line.find_first_not_of(" \t", colon + 1);
+    if (start != std::string::npos) *out = line.substr(start);
+  };
+  while (std::getline(cpuinfo, line) && !line.empty()) {  // the first processor's lines
+    value("model name", &name);
+    value("cpu family", &family);
+    value("model", &model);
   }
-  return "unknown";
+  if (name.empty()) return "unknown";
+  if (family.empty() || model.empty()) return name;
+  return name + " (family " + family + ", model " + model + ")";
 }
 
 // Every target Highway compiled that this CPU runs, best first.

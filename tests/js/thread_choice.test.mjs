@@ -1,8 +1,8 @@
 // The default thread count of a call (bindings/js/thread_choice.js), on a clock the test sets:
 // the chooser times 1 thread and all threads alternately, then keeps the faster, times them
 // again after enough calls (the first choice also after enough time), keeps each signature's
-// choice apart, and forgets the oldest
-// signature first; and how both backends' calls use it (sampleOnChosenThreads).
+// choice apart, and forgets the oldest signature first; and how both backends' calls use it
+// (sampleOnChosenThreads).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -11,7 +11,8 @@ import { pathToFileURL } from 'node:url';
 import { repo } from './helpers.mjs';
 
 const {
-  FIRST_RECHECK_CALLS, FIRST_RECHECK_MS, RECHECK_CALLS, sampleOnChosenThreads, ThreadChooser, TRIALS,
+  FIRST_RECHECK_CALLS, FIRST_RECHECK_MS, RECHECK_CALLS, sampleOnChosenThreads, ThreadChooser,
+  TRIALS,
 } = await import(pathToFileURL(path.join(repo, 'bindings/js/thread_choice.js')).href);
 
 // A chooser of 1 or 4 threads whose calls take `cost(threads, signature)` ms each.
