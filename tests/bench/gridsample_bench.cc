@@ -59,7 +59,7 @@ std::string CpuModel() {
   std::string line, name, family, model;
   const auto value = [&line](const char* key, std::string* out) {
     const size_t colon = line.find(':');
-    if (!out->empty() || line.rfind(key, 0) != 0 || colon == std::string::npos) return;
+    if (line.rfind(key, 0) != 0 || colon == std::string::npos) return;
     // The key itself, not a longer one that starts with it ("model name" against "model").
     if (line.find_first_not_of(" \t", std::strlen(key)) != colon) return;
     const size_t start = line.find_first_not_of(" \t", colon + 1);

@@ -15,6 +15,12 @@ const {
   TRIALS,
 } = await import(pathToFileURL(path.join(repo, 'bindings/js/thread_choice.js')).href);
 
+// The threads of the trials of a choice between 1 and 4 threads, in their order.
+const alternating = [...Array(2 * TRIALS)].map((_, i) => (i % 2 === 0 ? 1 : 4));
+
+// The threads of `count` calls of signature 'a' through `call` (chooser's).
+const runs = (call, count) => [...Array(count)].map(() => call('a'));
+
 // A chooser of 1 or 4 threads whose calls take `cost(threads, signature)` ms each.
 function chooser(cost) {
   let now = 0;
@@ -30,7 +36,6 @@ function chooser(cost) {
 
 test('alternates 1 and all threads, then keeps the faster', () => {
   const oneIsFaster = chooser((threads) => (threads === 1 ? 1 : 2));
-  const alternating = [...Array(2 * TRIALS)].map((_, i) => (i % 2 === 0 ? 1 : 4));
   assert.deepEqual([...Array(2 * TRIALS)].map(() => oneIsFaster('a')), alternating);
   assert.deepEqual([...Array(10)].map(() => oneIsFaster('a')), Array(10).fill(1));
 
@@ -54,15 +59,13 @@ test('times the first choice again after FIRST_RECHECK_CALLS calls, then every R
      () => {
   let oneIsFaster = true;
   const call = chooser((threads) => ((threads === 1) === oneIsFaster ? 1 : 2));
-  const alternating = [...Array(2 * TRIALS)].map((_, i) => (i % 2 === 0 ? 1 : 4));
   for (let i = 0; i < 2 * TRIALS; ++i) call('a');
-  const run = (count) => [...Array(count)].map(() => call('a'));
-  assert.ok(run(FIRST_RECHECK_CALLS - 1).every((t) => t === 1));
+  assert.ok(runs(call, FIRST_RECHECK_CALLS - 1).every((t) => t === 1));
   oneIsFaster = false;  // the machine changed (or V8 finished optimising)
-  assert.deepEqual(run(2 * TRIALS + 1), alternating.concat(4));
-  assert.ok(run(RECHECK_CALLS - 2).every((t) => t === 4));
+  assert.deepEqual(runs(call, 2 * TRIALS + 1), alternating.concat(4));
+  assert.ok(runs(call, RECHECK_CALLS - 2).every((t) => t === 4));
   oneIsFaster = true;
-  assert.deepEqual(run(2 * TRIALS + 1), alternating.concat(1));
+  assert.deepEqual(runs(call, 2 * TRIALS + 1), alternating.concat(1));
 });
 
 test('times a first choice of long calls again after FIRST_RECHECK_MS, later ones by calls',
@@ -70,16 +73,14 @@ test('times a first choice of long calls again after FIRST_RECHECK_MS, later one
   let oneIsFaster = true;
   const cost = 100;  // ms a call takes on the faster side, twice that on the other
   const call = chooser((threads) => ((threads === 1) === oneIsFaster ? cost : 2 * cost));
-  const alternating = [...Array(2 * TRIALS)].map((_, i) => (i % 2 === 0 ? 1 : 4));
   for (let i = 0; i < 2 * TRIALS; ++i) call('a');
-  const run = (count) => [...Array(count)].map(() => call('a'));
   oneIsFaster = false;  // the first trials were not the machine's steady state
   const held = FIRST_RECHECK_MS / (2 * cost);  // calls on 1 thread until the time is up
   assert.ok(held < FIRST_RECHECK_CALLS);
-  assert.ok(run(held).every((t) => t === 1));
-  assert.deepEqual(run(2 * TRIALS + 1), alternating.concat(4));
+  assert.ok(runs(call, held).every((t) => t === 1));
+  assert.deepEqual(runs(call, 2 * TRIALS + 1), alternating.concat(4));
   oneIsFaster = true;
-  assert.ok(run(FIRST_RECHECK_CALLS).every((t) => t === 4), 'the second choice held');
+  assert.ok(runs(call, FIRST_RECHECK_CALLS).every((t) => t === 4), 'the second choice held');
 });
 
 test('each signature has its own choice; the oldest of 64 is forgotten', () => {
