@@ -37,6 +37,12 @@ struct Tuning {
   // Weights planned per tile on the window paths: larger tiles read each input plane fewer
   // times, smaller ones keep the plan nearer the core.
   static constexpr size_t kWindowPlanBudget = 8192;
+  // Channel groups plan a batch item's locations in one tile where it holds at most this many
+  // weights (W1's 16384 locations, a plan of 320 KB): a worker's next group of the item then
+  // samples the plan it has, where tiles of kWindowPlanBudget planned every location once a
+  // group. A plan read again from L2 or L3 cost less than planning it again (docs/benchmarks.md,
+  // "One plan for an item's channel groups").
+  static constexpr size_t kGroupPlanBudget = 65536;
   // Below this many weighted taps a call stays on the calling thread.
   static constexpr int64_t kParallelThreshold = 1 << 16;
   // Work items per thread where a call's batch is too small to give each thread some: tiles of
@@ -260,6 +266,9 @@ void ChooseTiles(const Problem& p, const Options& options, size_t combinations,
                     ? Tuning::kWindowPlanBudget / combinations
                     : std::max<size_t>(Tuning::kPlanBudget / combinations, 1);
   const size_t per_batch = static_cast<size_t>(p.out_plane);
+  if (choice->group_channels > 0 && per_batch <= Tuning::kGroupPlanBudget / combinations) {
+    tile = per_batch;
+  }
   const size_t per_thread = p.out_plane < p.in_plane ? 1 : Tuning::kItemsPerThread;
   const size_t wanted_items =
       (per_thread * threads + choice->channel_blocks - 1) / choice->channel_blocks;

@@ -148,7 +148,9 @@ void SampleItem(const CallSetup& setup, const void* grid, const void* x, void* y
 
 // The channels-last path over channel groups (PathChoice::group_channels): each work item
 // copies one batch item's group of channels to its worker's pixels and samples them at every
-// tile of the item, so that the group's copy is still in that core's cache.
+// tile of the item, so that the group's copy is still in that core's cache. Where one tile is
+// the whole item, a worker's groups of one item (ParallelFor's shares are runs of items) share
+// its plan.
 template <DType XD, DType GD, typename C>
 void SampleChannelGroups(const CallSetup& setup, const void* grid, const void* x, void* y,
                          std::vector<Scratch<C>>& scratch) {
@@ -158,6 +160,8 @@ void SampleChannelGroups(const CallSetup& setup, const void* grid, const void* x
   const size_t groups = channels / width, plane = static_cast<size_t>(p.in_plane);
   const size_t pitch = GroupCopyFloats(channels, width, plane);
   float* copies = KeptCopy(choice.threads * pitch);
+  std::vector<int64_t> planned(choice.threads, -1);  // the item each worker's plan is of, if whole
+  std::vector<WindowPlanView> plans(choice.threads);
   ParallelFor(
       static_cast<size_t>(p.batch) * groups, choice.threads, [&](size_t item, size_t worker) {
         const int64_t n = static_cast<int64_t>(item / groups);
@@ -171,9 +175,13 @@ void SampleChannelGroups(const CallSetup& setup, const void* grid, const void* x
         for (int64_t l0 = 0; l0 < p.out_plane; l0 += static_cast<int64_t>(choice.tile)) {
           const size_t count = static_cast<size_t>(
               std::min<int64_t>(static_cast<int64_t>(choice.tile), p.out_plane - l0));
-          const WindowPlanView plan =
-              PlanWindowsTile<GD>(setup, grid, n, l0, count, &scratch[worker].windows);
-          SampleChannelsLastTile<XD, GD>(setup, plan, grid, x, y, n, l0, pixels, group, padded);
+          if (planned[worker] != n) {
+            plans[worker] =
+                PlanWindowsTile<GD>(setup, grid, n, l0, count, &scratch[worker].windows);
+            planned[worker] = setup.tiles_per_batch == 1 ? n : -1;
+          }
+          SampleChannelsLastTile<XD, GD>(setup, plans[worker], grid, x, y, n, l0, pixels, group,
+                                         padded);
         }
       });
 }

@@ -289,6 +289,51 @@ TEST_CASE("The channels-last path equals the pair and quad paths bit for bit", "
   }
 }
 
+TEST_CASE("Channel groups of several batch items each sample their own item's plan",
+          "[sampler][simd]") {
+  // A worker's groups of one batch item share its plan where one tile holds the item
+  // (SampleChannelGroups): items of 70 channels (groups of 32 and 38), each with its own grid,
+  // sampled in one call on 1 and 2 threads and each alone, bit for bit; outputs of 11 x 14
+  // locations (one tile an item) and of 130 x 133 (several: past kGroupPlanBudget).
+  for (const int64_t side : {int64_t{11}, int64_t{130}}) {
+    const int64_t batch = 3, channels = 70;
+    const std::vector<int64_t> in = {12, 13}, out = {side, side + 3};
+    test::AnyTensor x(DType::kFloat32, {batch, channels, in[0], in[1]});
+    test::AnyTensor grid(DType::kFloat32, {batch, out[0], out[1], 2});
+    test::AnyTensor y(DType::kFloat32, {batch, channels, out[0], out[1]});
+    std::mt19937_64 rng(93);
+    std::uniform_real_distribution<double> value(-4.0, 4.0), coordinate(-1.2, 1.2);
+    for (size_t i = 0; i < x.size(); ++i) x.Set(i, value(rng));
+    for (size_t i = 0; i < grid.size(); ++i) grid.Set(i, coordinate(rng));
+    const size_t x_item = x.size() / batch, grid_item = grid.size() / batch,
+                 y_item = y.size() / batch;
+    const test::ForcedPath forced(SamplerPath::kChannelsLast);
+    test::ForEachTarget([&](int64_t) {
+      for (int threads : {1, 2}) {
+        INFO(side << " x " << side + 3 << " locations, " << threads << " threads");
+        Options options;
+        options.num_threads = threads;
+        REQUIRE(GridSample(x.view(), grid.view(), y.mutable_view(), options).ok());
+        for (int64_t n = 0; n < batch; ++n) {
+          test::AnyTensor x1(DType::kFloat32, {1, channels, in[0], in[1]});
+          test::AnyTensor grid1(DType::kFloat32, {1, out[0], out[1], 2});
+          test::AnyTensor y1(DType::kFloat32, {1, channels, out[0], out[1]});
+          const size_t item = static_cast<size_t>(n);
+          for (size_t i = 0; i < x_item; ++i) x1.SetBits(i, x.Bits(item * x_item + i));
+          for (size_t i = 0; i < grid_item; ++i) grid1.SetBits(i, grid.Bits(item * grid_item + i));
+          REQUIRE(GridSample(x1.view(), grid1.view(), y1.mutable_view(), options).ok());
+          size_t differing = 0;
+          for (size_t i = 0; i < y_item; ++i) {
+            differing += y.Bits(item * y_item + i) != y1.Bits(i) ? 1 : 0;
+          }
+          INFO("batch item " << n);
+          CHECK(differing == 0);
+        }
+      }
+    });
+  }
+}
+
 TEST_CASE("The channels-last path writes output planes at any alignment", "[sampler][simd]") {
   // StoreBlock writes whole vectors from where each plane's lines begin, and 16-byte pieces
   // before and after, when the planes are whole vectors apart: outputs at every float offset
