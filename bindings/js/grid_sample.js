@@ -9,14 +9,15 @@ import { MAX_HEAP_BYTES } from './limits.js';
 import { sampleOnChosenThreads } from './thread_choice.js';
 import { bytesOf, newOutputArray, stringsOfTags } from './typed_arrays.js';
 
-// Fresh outputs of at least this many bytes are allocated, and their pages touched, while the
-// call samples on the call thread (sampleNumbers): below it, faulting the pages in as the copy
-// out writes them costs less than handing the call over.
-const BACKGROUND_OUTPUT_BYTES = 256 * 1024;
+// Fresh outputs of at least this many bytes may be allocated, and their pages touched, while the
+// call samples on the call thread (sampleWhole's handOver, where thread_choice.js finds it
+// faster): below it, faulting the pages in as the copy out writes them costs less than handing
+// the call over.
+const HAND_OVER_OUTPUT_BYTES = 256 * 1024;
 // Calls into `out` on the call thread of several batch items are sampled in up to PIECES
 // pieces of PIECE_BYTES of Y or more (sampleInPieces), so that the heap copies overlap the
 // sampling; smaller pieces measured slower, their hand-overs costing what the overlap saves.
-// Fresh outputs are sampled whole (sampleWhole's background): pieces copied into new memory,
+// Fresh outputs are sampled whole (sampleWhole's handOver): pieces copied into new memory,
 // whose pages the system maps one by one, measured slower (docs/benchmarks.md, "Batch items
 // in pieces").
 const PIECES = 8;
@@ -54,9 +55,20 @@ export function gridSampleWasm(runtime, x, grid, options) {
     const call = { xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, paddingValue, alignCorners,
                    layoutValue, out, threads };
     if (xt.info.name === 'string') return sampleStrings(runtime, call);
-    return sampleOnChosenThreads(runtime.threadChooser, call,
-                                 (chosen) => sampleNumbers(runtime, { ...call, threads: chosen }));
+    const handsOver = (threads) => runtime.callThread && out === undefined &&
+        spareCore(runtime, threads) &&
+        elementCount(yDims) * xt.info.size >= HAND_OVER_OUTPUT_BYTES;
+    return sampleOnChosenThreads(
+        runtime.threadChooser, call, runtime.threads,
+        (way) => sampleNumbers(runtime, { ...call, threads: way.threads }, way.handOver),
+        handsOver);
   });
+}
+
+// Whether a call on `threads` (0: all of init's) leaves a core for the calling thread's own work
+// beside the call thread.
+function spareCore(runtime, threads) {
+  return (threads || runtime.threads) < runtime.cores;
 }
 
 // X of strings: the glue returns Y as indices into X's strings (see GridSampleStringsJs), so
@@ -91,7 +103,8 @@ function sampleStrings(runtime, { xt, gt, xDims, gridDims, yDims, modeValue, pad
   }
 }
 
-function sampleNumbers(runtime, { xt, gt, yDims, out, threads, ...call }) {
+// `handOver`: sampled on the call thread while this thread makes the fresh output (sampleWhole).
+function sampleNumbers(runtime, { xt, gt, yDims, out, threads, ...call }, handOver) {
   const yCount = elementCount(yDims) * xt.info.parts;
   if (out !== undefined) checkOut(out, xt, yCount, yDims);
   const xBytes = xt.bytes.byteLength;
@@ -104,9 +117,8 @@ function sampleNumbers(runtime, { xt, gt, yDims, out, threads, ...call }) {
   }
   // Work for the calling thread while the call samples on the call thread: only where a core is
   // left for it, else it slows the call's own (docs/javascript.md, "Threads").
-  const spare = runtime.callThread && (threads || runtime.threads) < runtime.cores;
+  const spare = runtime.callThread && spareCore(runtime, threads);
   const items = spare && out !== undefined ? itemsPerPiece(xt.dims[0], yBytes) : 0;
-  const background = spare && out === undefined && yBytes >= BACKGROUND_OUTPUT_BYTES;
   const fresh = () => newOutputArray(xt.array, yCount, 'the output');
   const ptr = allocate(runtime, total, 'the tensors');
   try {
@@ -114,7 +126,7 @@ function sampleNumbers(runtime, { xt, gt, yDims, out, threads, ...call }) {
     at.y = at.grid + alignUp(gridBytes);
     const tensors = { xt, gt, yDims, out, threads, at, yBytes, fresh };
     if (items > 0) return sampleInPieces(runtime, call, tensors, items);
-    return sampleWhole(runtime, call, tensors, background);
+    return sampleWhole(runtime, call, tensors, handOver);
   } finally {
     runtime.module._free(ptr);
   }
@@ -144,18 +156,18 @@ function whileSampling(runtime, work) {
 }
 
 // The core's call for the whole of Y, on the heap at `at` ({ x, grid, y }: X and the grid copied
-// in here). `background`: on the call thread, while this thread allocates the fresh output and
+// in here). `handOver`: on the call thread, while this thread allocates the fresh output and
 // touches its pages: new memory, which the system would otherwise map page by page as the copy
 // out first writes it.
 function sampleWhole(runtime, call, { xt, gt, yDims, out, threads, at, yBytes, fresh },
-                     background) {
+                     handOver) {
   const module = runtime.module;
   let y;
   let yView;
   if (out !== undefined) {
     y = out.target;
     yView = out.bytes;
-  } else if (!background) {
+  } else if (!handOver) {
     y = fresh();
     yView = bytesOf('y', y);
   }
@@ -164,7 +176,7 @@ function sampleWhole(runtime, call, { xt, gt, yDims, out, threads, at, yBytes, f
   const { u8 } = heap(runtime);
   u8.set(xt.bytes, at.x);
   u8.set(gt.bytes, at.grid);
-  if (background) {
+  if (handOver) {
     callCore(module.startGridSample, xt, gt, call, at, threads);
     whileSampling(runtime, () => {
       y = fresh();

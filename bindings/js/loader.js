@@ -157,8 +157,9 @@ async function load(platform, options) {
     views: viewsOf(memory.buffer),
     threads,
     callThread,           // the call thread runs (sampleNumbers)
-    // The threads of calls without numThreads (thread_choice.js); null on one thread.
-    threadChooser: threads > 1 ? new ThreadChooser(threads) : null,
+    // How calls run (thread_choice.js): their threads where they name none, and whether a
+    // fresh output's pages are made beside the call thread; null on one thread.
+    threadChooser: threads > 1 ? new ThreadChooser() : null,
     cores: platform.hardwareThreads(),
     workers,              // the threads' workers, for the package's tests
     types,

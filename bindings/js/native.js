@@ -26,7 +26,7 @@ export function nativeRuntime(addon, requestedThreads) {
     // The threads of calls without numThreads (thread_choice.js): on one machine a fresh
     // output's page faults, taken by every thread at once, make a second thread cost more than
     // it saves, on another not; null on one thread.
-    threadChooser: threads > 1 ? new ThreadChooser(threads) : null,
+    threadChooser: threads > 1 ? new ThreadChooser() : null,
     typeMismatch: addon.StatusCode.kTypeMismatch,
     modes: new Map(),
     paddings: new Map(),
@@ -99,9 +99,10 @@ export function gridSampleNative(runtime, x, grid, options) {
   const gridBytes = overlaps(gt.bytes, yBytes) ? gt.bytes.slice() : gt.bytes;
   const call = { xt, gt, yDims, modeValue, paddingValue, alignCorners, layoutValue, out,
                  threads };
-  const code = sampleOnChosenThreads(runtime.threadChooser, call, (chosen) => addon.gridSample(
+  const code = sampleOnChosenThreads(runtime.threadChooser, call, runtime.threads,
+                                    (way) => addon.gridSample(
       xBytes, xt.info.id, xt.dims, gridBytes, gt.info.id, gt.dims, yBytes, yDims, modeValue,
-      paddingValue, alignCorners, layoutValue, chosen || runtime.threads));
+      paddingValue, alignCorners, layoutValue, way.threads || runtime.threads));
   if (code !== 0) throw fail(runtime, code);
   return { data: y, dims: yDims, type: xt.info.name };
 }

@@ -1,15 +1,19 @@
-// The threads of a call that does not name its numThreads, chosen by timing the call itself.
-// On one machine a second thread halves a call; on another it makes the same call slower: the
-// copies in and out of the heap and a fresh output's pages stay on the calling thread, a
-// second core may share no cache with the first, and at 1 thread the call thread (grid_sample.js)
-// already overlaps the fresh output with the sampling. No rule from one CPU's figures holds on
-// every machine, so each kind of call (its signature: types, shapes, attributes, and whether it
-// writes into `out`) is timed on 1 thread and on all of them, alternately, and then runs on the
-// faster. Results do not depend on the thread count, so the choice can only move the time.
+// How a call runs, chosen by timing the call itself: its threads where it does not name its
+// numThreads, and, where the WebAssembly backend could hand it to the call thread while the
+// calling thread makes a fresh output's pages (grid_sample.js), whether it does. On one machine
+// a second thread halves a call; on another it makes the same call slower: the copies in and out
+// of the heap and a fresh output's pages stay on the calling thread, and a second core may share
+// no cache with the first. Making the pages beside the sampling saved time on one virtual
+// machine and cost time on another, where the system maps new memory slowly while another
+// thread of the process runs (docs/benchmarks.md, "The call thread, timed per call").
+// No rule from one CPU's figures holds on every machine, so each kind of call (its signature:
+// types, shapes, attributes, the numThreads it names, and whether it writes into `out`) is timed
+// every way it may run, in turns, and then runs the fastest. Results do not depend on the way,
+// so the choice can only move the time.
 
 import { elementCount } from './arguments.js';
 
-// Timed calls per candidate before the choice. The fastest of each decides: what slows single
+// Timed calls per way before the choice. The fastest of each decides: what slows single
 // calls (a fresh output's garbage collection and page faults, the host taking the core away)
 // only ever adds time, and several times a call's own on a shared machine, so that a median of
 // a few calls picked the slower side where the fastest did not.
@@ -30,67 +34,80 @@ const MAX_SIGNATURES = 64;
 const CHOSEN_THREADS_OUTPUTS = 4096;
 
 export class ThreadChooser {
-  // `threads`: what init() started (more than 1); `now`: the clock, in milliseconds.
-  constructor(threads, now = () => performance.now()) {
-    this.candidates = [1, threads];
+  // `now`: the clock, in milliseconds.
+  constructor(now = () => performance.now()) {
     this.now = now;
-    // signature → { samples: [[], []], next, chosen, calls, choices, since (the choice's time) }
+    // signature → { samples: [[], ...] (one list per way), next, chosen, calls, choices, since
+    // (the choice's time) }
     this.entries = new Map();
   }
 
-  // The threads for the next call of `signature`: { threads, entry, index, start } where a
-  // trial is to be timed (index ≥ 0; pass the object to finish() once the call returned), or
-  // { threads } once the choice is made.
-  start(signature) {
+  // The way to run the next call of `signature`, one of `ways` (two or more, the same for every
+  // call of a signature): { way, entry, index, start } where a trial is to be timed (index ≥ 0;
+  // pass the object to finish() once the call returned), or { way } once the choice is made.
+  start(signature, ways) {
     let entry = this.entries.get(signature);
     if (entry === undefined) {
       if (this.entries.size >= MAX_SIGNATURES) {
         this.entries.delete(this.entries.keys().next().value);
       }
-      entry = { samples: [[], []], next: 0, chosen: -1, calls: 0, choices: 0, since: 0 };
+      entry = { samples: ways.map(() => []), next: 0, chosen: -1, calls: 0, choices: 0, since: 0 };
       this.entries.set(signature, entry);
     }
     if (entry.chosen >= 0) {
       const first = entry.choices === 1;
       const due = ++entry.calls >= (first ? FIRST_RECHECK_CALLS : RECHECK_CALLS) ||
                   (first && this.now() - entry.since >= FIRST_RECHECK_MS);
-      if (!due) return { threads: this.candidates[entry.chosen] };
-      entry.samples = [[], []];
+      if (!due) return { way: ways[entry.chosen] };
+      entry.samples = ways.map(() => []);
       entry.chosen = -1;
       entry.calls = 0;
     }
     const index = entry.next;
-    entry.next = 1 - index;
-    return { threads: this.candidates[index], entry, index, start: this.now() };
+    entry.next = (index + 1) % ways.length;
+    return { way: ways[index], entry, index, start: this.now() };
   }
 
-  // Records the time of a trial that start() returned, and chooses once both candidates have
-  // TRIALS times: all threads unless 1 thread was faster.
+  // Records the time of a trial that start() returned, and chooses once every way has TRIALS
+  // times: the way whose fastest call was fastest, the later of the ways on a tie (all threads
+  // rather than 1, the call sampled where it is called rather than handed over).
   finish(trial) {
     if (trial.entry === undefined) return;
     const { entry, index } = trial;
     entry.samples[index].push(this.now() - trial.start);
     if (entry.samples.every((times) => times.length >= TRIALS)) {
-      entry.chosen = Math.min(...entry.samples[0]) < Math.min(...entry.samples[1]) ? 0 : 1;
+      const fastest = entry.samples.map((times) => Math.min(...times));
+      entry.chosen = fastest.reduce((best, time, i) => (time <= fastest[best] ? i : best), 0);
       entry.since = this.now();
       ++entry.choices;
     }
   }
 }
 
-// sample(threads) for a call of either backend: its own numThreads where it names one
-// (`threads`, else 0), else the threads `chooser` (null on one thread) found faster for calls
-// like it, which share its signature: its tensors' types and dims, its attributes' values, and
-// whether it writes into `out`.
-export function sampleOnChosenThreads(chooser, call, sample) {
+// sample(way) for a call of either backend, where a way is { threads, handOver }: `threads` its
+// own numThreads where it names one (`threads`, else 0), else 1 or `allThreads` (init's), and
+// `handOver` whether the call goes to the call thread while the calling thread makes the fresh
+// output's pages, where handsOver(threads) says it may (the WebAssembly backend's large fresh
+// outputs on fewer threads than cores). The ways of a call are timed by `chooser` (null on one
+// thread) for calls like it, which share its signature: its tensors' types and dims, its
+// attributes' values, its numThreads, and whether it writes into `out`. Small calls run untimed,
+// where they are called, on their own numThreads or all threads.
+export function sampleOnChosenThreads(chooser, call, allThreads, sample, handsOver = () => false) {
   const { xt, gt, yDims, modeValue, paddingValue, alignCorners, layoutValue, out, threads } = call;
-  if (threads !== 0 || chooser === null || elementCount(yDims) < CHOSEN_THREADS_OUTPUTS) {
-    return sample(threads);
+  if (chooser === null || elementCount(yDims) < CHOSEN_THREADS_OUTPUTS) {
+    return sample({ threads, handOver: false });
   }
+  const ways = [];
+  for (const count of threads !== 0 ? [threads] : [1, allThreads]) {
+    if (handsOver(count)) ways.push({ threads: count, handOver: true });
+    ways.push({ threads: count, handOver: false });
+  }
+  if (ways.length === 1) return sample(ways[0]);
   const signature = `${xt.info.name} ${xt.dims} ${gt.info.name} ${gt.dims} ${modeValue} ` +
-                    `${paddingValue} ${alignCorners} ${layoutValue} ${out === undefined}`;
-  const trial = chooser.start(signature);
-  const result = sample(trial.threads);
+                    `${paddingValue} ${alignCorners} ${layoutValue} ${threads} ` +
+                    `${out === undefined}`;
+  const trial = chooser.start(signature, ways);
+  const result = sample(trial.way);
   chooser.finish(trial);
   return result;
 }

@@ -1,11 +1,12 @@
-// The default thread count of a call (bindings/js/thread_choice.js), on a clock the test sets:
-// the chooser times 1 thread and all threads alternately, then keeps the faster, times them
-// again after enough calls (the first choice also after enough time), keeps each signature's
-// choice apart, and forgets the oldest signature first; and how both backends' calls use it
-// (sampleOnChosenThreads).
+// How a call runs (bindings/js/thread_choice.js), on a clock the test sets: the chooser times
+// the ways a call may run (1 thread and all threads, ...) in turns, then keeps the fastest,
+// times them again after enough calls (the first choice also after enough time), keeps each
+// signature's choice apart, and forgets the oldest signature first; and the ways of both
+// backends' calls (sampleOnChosenThreads): threads where the call names none, and the hand-over
+// to the call thread where the backend may make a fresh output beside it.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
 import { repo } from './helpers.mjs';
@@ -21,15 +22,16 @@ const alternating = [...Array(2 * TRIALS)].map((_, i) => (i % 2 === 0 ? 1 : 4));
 // The threads of `count` calls of signature 'a' through `call` (chooser's).
 const runs = (call, count) => [...Array(count)].map(() => call('a'));
 
-// A chooser of 1 or 4 threads whose calls take `cost(threads, signature)` ms each.
-function chooser(cost) {
+// A chooser between `ways` (1 or 4 threads unless given) whose calls take `cost(way, signature)`
+// ms each.
+function chooser(cost, ways = [1, 4]) {
   let now = 0;
-  const threadChooser = new ThreadChooser(4, () => now);
+  const threadChooser = new ThreadChooser(() => now);
   const call = (signature) => {
-    const trial = threadChooser.start(signature);
-    now += cost(trial.threads, signature);
+    const trial = threadChooser.start(signature, ways);
+    now += cost(trial.way, signature);
     threadChooser.finish(trial);
-    return trial.threads;
+    return trial.way;
   };
   return call;
 }
@@ -97,25 +99,65 @@ test('each signature has its own choice; the oldest of 64 is forgotten', () => {
   assert.equal(call('small'), 4);
 });
 
-test('a call: its own numThreads, all threads when small, else chosen per signature', () => {
-  let now = 0;
-  const threadChooser = new ThreadChooser(4, () => now);
+test('chooses the fastest of three ways, the later one on a tie', () => {
+  const ways = ['a', 'b', 'c'];
+  const middle = chooser((way) => (way === 'b' ? 1 : 2), ways);
+  assert.deepEqual(runs(middle, 3 * TRIALS), Array(TRIALS).fill(ways).flat());
+  assert.deepEqual(runs(middle, 5), Array(5).fill('b'));
+  const firstTwo = chooser((way) => (way === 'c' ? 2 : 1), ways);
+  for (let i = 0; i < 3 * TRIALS; ++i) firstTwo('a');
+  assert.equal(firstTwo('a'), 'b');
+});
+
+describe('a call\'s ways (sampleOnChosenThreads)', () => {
   const tensor = (dims) => ({ info: { name: 'float32' }, dims });
   const call = (yDims, threads, out) => ({
     xt: tensor([1, 1, 64, 64]), gt: tensor([1, ...yDims.slice(2), 2]), yDims, modeValue: 0,
     paddingValue: 0, alignCorners: false, layoutValue: 0, out, threads,
   });
-  // The threads each call ran on, where 1 thread takes 1 ms and 4 threads 3 ms.
-  const run = (c) => sampleOnChosenThreads(threadChooser, c, (threads) => {
-    now += threads === 1 ? 1 : 3;
-    return threads;
+  // A runner of calls on a chooser of all 4 threads, where a call takes cost(way) ms and is
+  // handed over where handsOver(threads) allows it; returns the way of each call.
+  const runner = (cost, handsOver) => {
+    let now = 0;
+    const threadChooser = new ThreadChooser(() => now);
+    return (c) => sampleOnChosenThreads(threadChooser, c, 4, (way) => {
+      now += cost(way);
+      return way;
+    }, handsOver);
+  };
+  const ofWays = (ways) => ways.map(({ threads, handOver }) => `${threads}${handOver ? 'h' : ''}`);
+
+  test('its own numThreads, all threads when small, else the threads chosen per signature', () => {
+    // 1 thread takes 1 ms and 4 threads 3 ms.
+    const run = runner(({ threads }) => (threads === 1 ? 1 : 3));
+    assert.deepEqual(run(call([1, 1, 64, 64], 2)), { threads: 2, handOver: false });
+    assert.deepEqual(run(call([1, 1, 8, 8], 0)), { threads: 0, handOver: false });  // untimed
+    const large = call([1, 1, 64, 64], 0);
+    assert.deepEqual(ofWays(runs(() => run(large), 2 * TRIALS + 1)),
+                     alternating.map(String).concat('1'));
+    // Into `out`: a signature of its own, timed afresh.
+    assert.deepEqual(ofWays([run(call([1, 1, 64, 64], 0, {})), run(call([1, 1, 64, 64], 0, {}))]),
+                     ['1', '4']);
+    assert.deepEqual(sampleOnChosenThreads(null, large, 4, (way) => way),
+                     { threads: 0, handOver: false });
   });
-  assert.equal(run(call([1, 1, 64, 64], 2)), 2);
-  assert.equal(run(call([1, 1, 8, 8], 0)), 0);  // 0: all of them, untimed
-  const large = call([1, 1, 64, 64], 0);
-  for (let i = 0; i < 2 * TRIALS; ++i) run(large);
-  assert.equal(run(large), 1);
-  // Into `out`: a signature of its own, timed afresh.
-  assert.deepEqual([run(call([1, 1, 64, 64], 0, {})), run(call([1, 1, 64, 64], 0, {}))], [1, 4]);
-  assert.equal(sampleOnChosenThreads(null, large, (threads) => threads), 0);
+
+  test('handed over to the call thread or not, timed, where the backend may hand it over', () => {
+    // The hand-over allowed on fewer than 4 threads; it costs 2 ms, the call here 1 ms on 1
+    // thread, 3 on 4.
+    const run = runner(({ threads, handOver }) => (handOver ? 2 : threads === 1 ? 1 : 3),
+                       (threads) => threads < 4);
+    const large = call([1, 1, 64, 64], 0);
+    assert.deepEqual(ofWays(runs(() => run(large), 3 * TRIALS + 2)),
+                     Array(TRIALS).fill(['1h', '1', '4']).flat().concat('1', '1'));
+    // A call that names its threads: the two ways of its count, timed under a signature of its
+    // own; the hand-over kept where it is faster.
+    const named = call([1, 1, 64, 64], 2);
+    const faster = runner(({ handOver }) => (handOver ? 1 : 2), (threads) => threads < 4);
+    assert.deepEqual(ofWays(runs(() => faster(named), 2 * TRIALS + 1)),
+                     Array(TRIALS).fill(['2h', '2']).flat().concat('2h'));
+    // Where the backend may not hand it over, a named count runs untimed.
+    const never = runner(() => 1, () => false);
+    assert.deepEqual(never(named), { threads: 2, handOver: false });
+  });
 });

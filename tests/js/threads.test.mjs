@@ -1,10 +1,11 @@
 // Threads in Node.js (issue 21): init() starts a thread per CPU (worker_threads Workers running
 // the core's pool), every path's results are the same bit for bit at 1 thread and at all of
 // them (and the pool's threads did take work), the per-call numThreads, init({ numThreads }),
-// a large fresh output allocated while the call thread samples, a call of several batch items
-// into `out` sampled there in pieces, no thread or memory leak over 10,000 calls, and a call
-// that grows the memory on every thread. The hostile-input and memory suites (hostile.test.mjs,
-// api.test.mjs) run threaded too: init() there starts the same threads.
+// a large fresh output allocated while the call thread samples or after the call (each where
+// it was timed faster), a call of several batch items into `out` sampled there in pieces, no
+// thread or memory leak over 10,000 calls, and a call that grows the memory on every thread.
+// The hostile-input and memory suites (hostile.test.mjs, api.test.mjs) run threaded too: init()
+// there starts the same threads.
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import path from 'node:path';
@@ -77,6 +78,28 @@ function tensors([, xDims, gridDims, , type = 'float32']) {
           { data: values(Float32Array, gridCount, 1.2, 97), dims: gridDims }];
 }
 
+// The core's calls that body() makes: `starts` on the call thread (startGridSample: one per
+// piece, or one for a fresh output made meanwhile), `here` on the calling thread (gridSample).
+function coreCalls(body) {
+  const module = embindModule();
+  const { startGridSample, gridSample: sampleHere } = module;
+  const calls = { starts: 0, here: 0 };
+  module.startGridSample = (...args) => {
+    ++calls.starts;
+    return startGridSample(...args);
+  };
+  module.gridSample = (...args) => {
+    ++calls.here;
+    return sampleHere(...args);
+  };
+  try {
+    body();
+  } finally {
+    Object.assign(module, { startGridSample, gridSample: sampleHere });
+  }
+  return calls;
+}
+
 describe('threads in Node.js', () => {
   test('init() starts a thread per CPU, each past the first a worker of its own, and the ' +
        'call thread', () => {
@@ -87,19 +110,33 @@ describe('threads in Node.js', () => {
   });
 
   test('a large fresh output on fewer threads than CPUs: allocated while the call thread ' +
-       'samples, with the bits of `out`', { skip: threaded }, () => {
-    // 3 x 140 x 170 float32: 285,600 bytes of Y, past BACKGROUND_OUTPUT_BYTES.
-    const [x, grid] = tensors(['', [1, 3, 150, 160], [1, 140, 170, 2], {}]);
-    const out = new Float32Array(3 * 140 * 170);
+       'samples, or after the call, timed both ways, with the bits of `out`',
+       { skip: threaded }, () => {
+    // 3 x 141 x 170 float32: 287,640 bytes of Y, past HAND_OVER_OUTPUT_BYTES, in a shape of its
+    // own, so that no call before has made the choice for it.
+    const [x, grid] = tensors(['', [1, 3, 150, 160], [1, 141, 170, 2], {}]);
+    const out = new Float32Array(3 * 141 * 170);
     for (const threads of [1, numThreads()]) {
+      const total = { starts: 0, here: 0 };
       for (let i = 0; i < 20; ++i) {
-        const fresh = gridSample(x, grid, { numThreads: threads });
+        let fresh;
+        const calls = coreCalls(() => {
+          fresh = gridSample(x, grid, { numThreads: threads });
+        });
+        assert.equal(calls.starts + calls.here, 1, 'sampled whole');
+        total.starts += calls.starts;
+        total.here += calls.here;
         assert.ok(fresh.data instanceof Float32Array);
         assert.equal(fresh.data.buffer.byteLength, out.byteLength, 'an array of its own');
         out.fill(NaN);
         gridSample(x, grid, { numThreads: threads, out });
         assert.deepEqual(bytes(fresh.data), bytes(out), `${threads} threads, call ${i}`);
       }
+      // The first calls are the trials of both ways, where a core is left for the calling
+      // thread; none is on all of them.
+      const handedOver = threads < cpus;
+      assert.equal(total.starts > 0, handedOver, `${threads} threads: handed over`);
+      assert.ok(total.here > 0, `${threads} threads: sampled where called`);
     }
   });
 
@@ -115,23 +152,6 @@ describe('threads in Node.js', () => {
       ['32 channels, 11 items', [11, 32, 20, 20], [11, 40, 40, 2],
        { paddingMode: 'reflection' }],
     ];
-    // The startGridSample calls of body(): one per piece, one for a fresh output's call.
-    const counted = (body) => {
-      const module = embindModule();
-      const start = module.startGridSample;
-      let starts = 0;
-      module.startGridSample = (...args) => {
-        ++starts;
-        return start(...args);
-      };
-      try {
-        body();
-      } finally {
-        module.startGridSample = start;
-      }
-      return starts;
-    };
-
     for (const spec of LARGE) {
       test(spec[0], () => {
         const [x, grid] = tensors(spec);
@@ -145,14 +165,16 @@ describe('threads in Node.js', () => {
         for (let i = 0; i < 3; ++i) {
           gridSample(x, other, { ...spec[3], numThreads: numThreads(), out });
           out.fill(0);
-          const pieces = counted(() => gridSample(x, grid, { ...spec[3], numThreads: 1, out }));
+          const pieces =
+              coreCalls(() => gridSample(x, grid, { ...spec[3], numThreads: 1, out })).starts;
           assert.ok(pieces > 1, `${pieces} piece(s)`);
           // sameBits, not deepEqual: a diff of millions of elements exhausts the test's memory.
           assert.ok(sameBits(out, whole.data), `call ${i}`);
           let fresh;
-          assert.equal(counted(() => {
+          const calls = coreCalls(() => {
             fresh = gridSample(x, grid, { ...spec[3], numThreads: 1 });
-          }), 1, 'a fresh output: sampled whole');
+          });
+          assert.equal(calls.starts + calls.here, 1, 'a fresh output: sampled whole');
           assert.ok(sameBits(fresh.data, whole.data), `fresh, call ${i}`);
         }
       });
@@ -168,7 +190,7 @@ describe('threads in Node.js', () => {
       const aliased = { data: shared.subarray(0, grid.data.length), dims: grid.dims };
       const out = shared.subarray(0, whole.data.length);
       aliased.data.set(grid.data);
-      assert.ok(counted(() => gridSample(x, aliased, { numThreads: 1, out })) > 1);
+      assert.ok(coreCalls(() => gridSample(x, aliased, { numThreads: 1, out })).starts > 1);
       assert.ok(sameBits(out, whole.data));
     });
   });
