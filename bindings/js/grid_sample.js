@@ -55,8 +55,7 @@ export function gridSampleWasm(runtime, x, grid, options) {
     const call = { xt, gt, xDims, gridDims, yDims, yDimsAt, modeValue, paddingValue, alignCorners,
                    layoutValue, out, threads };
     if (xt.info.name === 'string') return sampleStrings(runtime, call);
-    const handsOver = (threads) => runtime.callThread && out === undefined &&
-        spareCore(runtime, threads) &&
+    const handsOver = (threads) => out === undefined && callThreadSpare(runtime, threads) &&
         elementCount(yDims) * xt.info.size >= HAND_OVER_OUTPUT_BYTES;
     return sampleOnChosenThreads(
         runtime.threadChooser, call, runtime.threads,
@@ -65,10 +64,10 @@ export function gridSampleWasm(runtime, x, grid, options) {
   });
 }
 
-// Whether a call on `threads` (0: all of init's) leaves a core for the calling thread's own work
-// beside the call thread.
-function spareCore(runtime, threads) {
-  return (threads || runtime.threads) < runtime.cores;
+// Whether the call thread runs and a call on `threads` (0: all of init's) leaves a core for the
+// calling thread's own work beside it.
+function callThreadSpare(runtime, threads) {
+  return runtime.callThread && (threads || runtime.threads) < runtime.cores;
 }
 
 // X of strings: the glue returns Y as indices into X's strings (see GridSampleStringsJs), so
@@ -117,7 +116,7 @@ function sampleNumbers(runtime, { xt, gt, yDims, out, threads, ...call }, handOv
   }
   // Work for the calling thread while the call samples on the call thread: only where a core is
   // left for it, else it slows the call's own (docs/javascript.md, "Threads").
-  const spare = runtime.callThread && spareCore(runtime, threads);
+  const spare = callThreadSpare(runtime, threads);
   const items = spare && out !== undefined ? itemsPerPiece(xt.dims[0], yBytes) : 0;
   const fresh = () => newOutputArray(xt.array, yCount, 'the output');
   const ptr = allocate(runtime, total, 'the tensors');
