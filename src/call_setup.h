@@ -4,6 +4,7 @@
 #ifndef GRIDSAMPLE_SRC_CALL_SETUP_H_
 #define GRIDSAMPLE_SRC_CALL_SETUP_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -25,6 +26,10 @@ struct CallSetup {
   size_t taps;          // per axis
   size_t combinations;  // taps^rank
   int64_t tiles_per_batch;
+  // Locations the first tile of each batch item is short by (TileAt), so that the later tiles'
+  // outputs start on a line of Y where the pair path streams them: each line then goes out as
+  // whole vector stores rather than in pieces (TileShift).
+  int64_t tile_shift;
   // The window paths (IsWindowPath; window_plan.h): linear pairs (PlanLinearPairs) or cubic quads
   // (PlanCubicQuads), `rows` = taps^(r-1) rows per location, each starting at a row delta.
   ElementKind element_kind;
@@ -41,6 +46,18 @@ struct CallSetup {
   // Integer and bool X: kFixedBits of X's dtype; 0 for the other dtypes.
   int fixed_bits;
 };
+
+// Tile t of a batch item (t < tiles_per_batch): its first location and its count.
+struct TileSpan {
+  int64_t first;
+  size_t count;
+};
+inline TileSpan TileAt(const CallSetup& setup, int64_t t) {
+  const int64_t tile = static_cast<int64_t>(setup.choice.tile);
+  const int64_t first = std::max<int64_t>(t * tile - setup.tile_shift, 0);
+  const int64_t end = std::min((t + 1) * tile - setup.tile_shift, setup.problem->out_plane);
+  return {first, static_cast<size_t>(end - first)};
+}
 
 // Rows of a worker's scratch laid out in one allocation, each aligned for the kernels: a small
 // call's cost is mostly allocation. Uninitialised (no per-call memset): every entry is written

@@ -59,8 +59,24 @@ struct Scratch {
   }
 };
 
+// CallSetup::tile_shift for a call writing Y at `y`: where the pair path streams float32 sums
+// (PairFlags::stream_output) and every plane of Y starts as far into a line as the first, the
+// first tile is short by that many locations; else 0.
+int64_t TileShift(const Problem& p, const PathChoice& choice, DType dtype, const void* y) {
+  constexpr size_t kLine = 64;
+  const auto at = reinterpret_cast<uintptr_t>(y);
+  const size_t plane_bytes = static_cast<size_t>(p.out_plane) * sizeof(float);
+  if (choice.path != SamplerPath::kPairs || !choice.pair_flags.stream_output ||
+      dtype != DType::kFloat32 || at % sizeof(float) != 0 || plane_bytes % kLine != 0 ||
+      choice.tile % (kLine / sizeof(float)) != 0) {
+    return 0;
+  }
+  return static_cast<int64_t>(at % kLine / sizeof(float));
+}
+
 template <DType XD, DType GD>
-CallSetup MakeSetup(const Problem& p, const Options& options, const PathChoice& choice) {
+CallSetup MakeSetup(const Problem& p, const Options& options, const PathChoice& choice,
+                    const void* y) {
   CallSetup setup;
   setup.choice = choice;
   setup.problem = &p;
@@ -68,8 +84,9 @@ CallSetup MakeSetup(const Problem& p, const Options& options, const PathChoice& 
   setup.taps = static_cast<size_t>(TapsPerAxis(options.mode));
   setup.combinations = 1;
   for (size_t a = 0; a < p.rank; ++a) setup.combinations *= setup.taps;
-  setup.tiles_per_batch =
-      (p.out_plane + static_cast<int64_t>(choice.tile) - 1) / static_cast<int64_t>(choice.tile);
+  setup.tile_shift = TileShift(p, choice, XD, y);
+  setup.tiles_per_batch = (p.out_plane + setup.tile_shift + static_cast<int64_t>(choice.tile) - 1) /
+                          static_cast<int64_t>(choice.tile);
   setup.element_kind = ElementKindOf<XD>();  // read on the window paths only
   setup.rows = setup.combinations / setup.taps;
   if (IsWindowPath(choice.path)) {
@@ -172,9 +189,8 @@ void SampleChannelGroups(const CallSetup& setup, const void* grid, const void* x
                        static_cast<const typename Traits<XD>::Storage*>(x) +
                            ChannelStart(p, n, static_cast<int64_t>(group.first), p.in_plane),
                        group.count, plane, padded, 0, plane, pixels);
-        for (int64_t l0 = 0; l0 < p.out_plane; l0 += static_cast<int64_t>(choice.tile)) {
-          const size_t count = static_cast<size_t>(
-              std::min<int64_t>(static_cast<int64_t>(choice.tile), p.out_plane - l0));
+        for (int64_t t = 0; t < setup.tiles_per_batch; ++t) {
+          const auto [l0, count] = TileAt(setup, t);
           if (planned[worker] != n) {
             plans[worker] =
                 PlanWindowsTile<GD>(setup, grid, n, l0, count, &scratch[worker].windows);
@@ -222,9 +238,7 @@ void SampleTiles(CallSetup& setup, const void* grid, const void* x, void* y,
     ParallelFor(items, std::min(choice.threads, items), [&](size_t item, size_t worker) {
       const int64_t tile = static_cast<int64_t>(item % tiles);
       const int64_t n = n0 + tile / setup.tiles_per_batch;
-      const int64_t l0 = tile % setup.tiles_per_batch * static_cast<int64_t>(choice.tile);
-      const size_t count = static_cast<size_t>(
-          std::min<int64_t>(static_cast<int64_t>(choice.tile), p.out_plane - l0));
+      const auto [l0, count] = TileAt(setup, tile % setup.tiles_per_batch);
       SampleItem<XD, GD>(setup, grid, x, y, n, l0, count, item / tiles, &scratch[worker]);
     });
   }
@@ -235,7 +249,8 @@ void SampleCall(const Problem& p, const TensorView& x, const TensorView& grid,
                 const MutableTensorView& y, const Options& options) {
   using C = typename Traits<XD>::Compute;
   if (p.y_count == 0) return;
-  CallSetup setup = MakeSetup<XD, GD>(p, options, ChoosePath(p, options, PathTypesOf<XD, GD>()));
+  CallSetup setup =
+      MakeSetup<XD, GD>(p, options, ChoosePath(p, options, PathTypesOf<XD, GD>()), y.data);
   const PathChoice& choice = setup.choice;
   // Only a contest's calls read the clock: the smallest calls take well under a microsecond.
   const bool timed = choice.contest.slot >= 0;

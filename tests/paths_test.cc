@@ -4,6 +4,7 @@
 // them move. Channels-last cases also check that they give the channels-first outputs
 // transposed, bit for bit (tester.h).
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <random>
 #include <string>
@@ -176,6 +177,65 @@ TEST_CASE(
                  ++seed);
     }
   }
+}
+
+TEST_CASE("Streamed pair outputs give the same bits at every alignment of Y", "[paths][simd]") {
+  // Where the pair path streams its sums, the first tile of each batch item is cut short by
+  // Y's offset into a cache line (CallSetup::tile_shift), so that the later tiles' stores are
+  // whole lines: each offset of a float into a line is tried, Y filled beforehand with a
+  // value no output takes and guarded on both sides, against the same call with plain stores
+  // into an aligned Y. Planes of 2 x 2400 locations (a multiple of a line) span two tiles.
+  constexpr size_t kLineFloats = 16, kGuard = 32;
+  const std::vector<int64_t> x_shape = {2, 3, 41, 37}, grid_shape = {2, 48, 50, 2},
+                             y_shape = {2, 3, 48, 50};
+  std::mt19937_64 rng(2100);
+  std::uniform_real_distribution<float> uniform(-1.2f, 1.2f);
+  std::vector<float> x(2 * 3 * 41 * 37), grid(2 * 48 * 50 * 2);
+  for (float& v : x) v = uniform(rng) * 10;
+  for (float& v : grid) v = uniform(rng);
+  const size_t count = 2 * 3 * 48 * 50;
+  const ForcedPath forced(SamplerPath::kPairs);
+  test::ForEachTarget([&](int64_t) {
+    for (int threads : {1, 2}) {
+      Options options;
+      options.padding = Padding::kZeros;
+      options.num_threads = threads;
+      std::vector<float> plain(count + kLineFloats);
+      float* aligned = plain.data();
+      while (reinterpret_cast<uintptr_t>(aligned) % (kLineFloats * sizeof(float)) != 0) ++aligned;
+      {
+        const test::ForcedPairFlags stores(PairFlags{false, false});
+        REQUIRE(GridSample(TensorView{DType::kFloat32, x.data(), x_shape.data(), 4},
+                           TensorView{DType::kFloat32, grid.data(), grid_shape.data(), 4},
+                           MutableTensorView{DType::kFloat32, aligned, y_shape.data(), 4}, options)
+                    .ok());
+      }
+      const test::ForcedPairFlags streamed(PairFlags{false, true});
+      for (size_t offset = 0; offset < kLineFloats; ++offset) {
+        INFO("threads " << threads << ", Y " << offset << " floats into a line");
+        const float kUnwritten = -12345.0f;  // outside the inputs' range
+        std::vector<float> buffer(count + 2 * kGuard + kLineFloats, kUnwritten);
+        float* y = buffer.data() + kGuard;
+        while (reinterpret_cast<uintptr_t>(y) % (kLineFloats * sizeof(float)) !=
+               offset * sizeof(float)) {
+          ++y;
+        }
+        REQUIRE(GridSample(TensorView{DType::kFloat32, x.data(), x_shape.data(), 4},
+                           TensorView{DType::kFloat32, grid.data(), grid_shape.data(), 4},
+                           MutableTensorView{DType::kFloat32, y, y_shape.data(), 4}, options)
+                    .ok());
+        size_t differ = 0;
+        for (size_t i = 0; i < count; ++i) {
+          differ += std::memcmp(&y[i], &aligned[i], sizeof(float)) != 0;
+        }
+        CHECK(differ == 0);
+        for (const float* at = buffer.data(); at < y; ++at) CHECK(*at == kUnwritten);
+        for (const float* at = y + count; at < buffer.data() + buffer.size(); ++at) {
+          CHECK(*at == kUnwritten);
+        }
+      }
+    }
+  });
 }
 
 TEST_CASE("The channels-last path, with pair weights permuted and broadcast, equals the reference",
