@@ -101,6 +101,16 @@ HWY_INLINE void PairsAt(D d, hn::Vec<D> p, const AxisExtent& axis, const Options
   }
 }
 
+// Whether every lane of coordinates p (PaddedCoordinates') has both its taps inside an axis of
+// 2 or more elements: where so under zeros padding, PairsAt<true>'s inside branch gives the
+// same weights as the padded one (p = size - 1 too: weights 0 and 1 on the last pair) with a
+// third of its instructions. A NaN lane is not inside.
+template <class D>
+HWY_INLINE bool TapsInside(D d, hn::Vec<D> p, const AxisExtent& axis) {
+  return axis.size >= 2 &&
+         hn::AllTrue(d, hn::And(hn::Ge(p, hn::Zero(d)), hn::Le(p, hn::Set(d, axis.last))));
+}
+
 // The vector plan of one axis for the lanes of g (PaddedCoordinates, PairsAt), stored; false
 // if some lane needs the scalar plan.
 template <class D>
@@ -111,7 +121,12 @@ HWY_INLINE bool PlanAxisVector(D d, hn::Vec<D> g, const AxisExtent& axis, const 
   hn::Vec<decltype(di)> left;
   hn::Vec<D> p, left_weight, right_weight;
   if (!PaddedCoordinates(d, g, axis, options, p)) return false;
-  PairsAt(d, p, axis, options, left, left_weight, right_weight, complete_out);
+  // Fixed-point weights under zeros padding need each lane's completeness: the padded branch.
+  if (complete_out == nullptr && options.padding == Padding::kZeros && TapsInside(d, p, axis)) {
+    PairsAt<true>(d, p, axis, options, left, left_weight, right_weight, nullptr);
+  } else {
+    PairsAt(d, p, axis, options, left, left_weight, right_weight, complete_out);
+  }
   hn::Store(left, di, left_out);
   hn::Store(left_weight, d, left_weight_out);
   hn::Store(right_weight, d, right_weight_out);
@@ -210,8 +225,9 @@ struct PairAxis {
   }
   // A whole vector of 2-D or 3-D locations (grid components x, y and for 3-D z):
   // PaddedCoordinates and PairsAt on each axis, then the corner offset and the row weights
-  // (every lane complete). kInside as for PairsAt, on every axis. False, with nothing stored,
-  // where a reflection folds more than once.
+  // (every lane complete). kInside as for PairsAt, on every axis; under zeros padding a vector
+  // whose taps all lie inside (TapsInside) takes the inside branch too. False, with nothing
+  // stored, where a reflection folds more than once.
   template <size_t kRank, bool kInside, class D>
   static HWY_INLINE bool InRegistersPadded(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> z,
                                            const WindowAxes& axes, hn::Vec<D> whole,
@@ -219,7 +235,6 @@ struct PairAxis {
                                            float* HWY_RESTRICT weights_out) {
     static_assert(kRank == 2 || kRank == 3, "images and volumes");
     using V = hn::Vec<D>;
-    const hn::RebindToSigned<D> di;
     const AxisExtent* extents = axes.extents;
     const Options& options = axes.options;
     V px, py, pz;
@@ -230,6 +245,28 @@ struct PairAxis {
     if constexpr (kRank == 3) {
       if (!PaddedCoordinates(d, z, extents[0], options, pz)) return false;
     }
+    if constexpr (!kInside) {
+      if (options.padding == Padding::kZeros && TapsInside(d, px, extents[kRank - 1]) &&
+          TapsInside(d, py, extents[kRank - 2]) &&
+          (kRank == 2 || TapsInside(d, pz, extents[0]))) {
+        StorePlanInRegisters<kRank, true>(d, px, py, pz, axes, whole, unit, base_out,
+                                          weights_out);
+        return true;
+      }
+    }
+    StorePlanInRegisters<kRank, kInside>(d, px, py, pz, axes, whole, unit, base_out, weights_out);
+    return true;
+  }
+  // InRegistersPadded's plan of the padded coordinates px, py and for 3-D pz.
+  template <size_t kRank, bool kInside, class D>
+  static HWY_INLINE void StorePlanInRegisters(D d, hn::Vec<D> px, hn::Vec<D> py, hn::Vec<D> pz,
+                                              const WindowAxes& axes, hn::Vec<D> whole,
+                                              hn::Vec<D> unit, int32_t* HWY_RESTRICT base_out,
+                                              float* HWY_RESTRICT weights_out) {
+    using V = hn::Vec<D>;
+    const hn::RebindToSigned<D> di;
+    const AxisExtent* extents = axes.extents;
+    const Options& options = axes.options;
     hn::Vec<decltype(di)> x0, y0, z0;
     V wx0, wx1, wy0, wy1, wz0, wz1;
     PairsAt<kInside>(d, px, extents[kRank - 1], options, x0, wx0, wx1, nullptr);
@@ -253,7 +290,6 @@ struct PairAxis {
     } else {
       StoreRowProducts<kTaps>(d, axes.pitch, weights_out, wy0, wy1, wx0, wx1);
     }
-    return true;
   }
   static void Scalar(float g, int64_t size, const Options& options, bool fixed,
                      WindowBlock<2>* block, size_t axis, size_t lane) {
