@@ -88,7 +88,8 @@ export class ThreadChooser {
 // own numThreads where it names one (`threads`, else 0), else 1 or `allThreads` (init's), and
 // `handOver` whether the call goes to the call thread while the calling thread makes the fresh
 // output's pages, where handsOver(threads) says it may (the WebAssembly backend's large fresh
-// outputs on fewer threads than cores). The ways of a call are timed by `chooser` (null on one
+// outputs on fewer threads than cores). A count of threads that leaves no core for that is also
+// timed as one thread fewer handed over: the same cores, one of them making the pages. The ways of a call are timed by `chooser` (null on one
 // thread) for calls like it, which share its signature: its tensors' types and dims, its
 // attributes' values, its numThreads, and whether it writes into `out`. Small calls run untimed,
 // where they are called, on their own numThreads or all threads.
@@ -98,9 +99,16 @@ export function sampleOnChosenThreads(chooser, call, allThreads, sample, handsOv
     return sample({ threads, handOver: false });
   }
   const ways = [];
+  const add = (way) => {
+    const known = ways.some((w) => w.threads === way.threads && w.handOver === way.handOver);
+    if (!known) ways.push(way);
+  };
   for (const count of threads !== 0 ? [threads] : [1, allThreads]) {
-    if (handsOver(count)) ways.push({ threads: count, handOver: true });
-    ways.push({ threads: count, handOver: false });
+    // `count` cores: all sampling, or where that leaves no core for the calling thread's work,
+    // one fewer sampling on the call thread beside it.
+    if (handsOver(count)) add({ threads: count, handOver: true });
+    else if (count > 1 && handsOver(count - 1)) add({ threads: count - 1, handOver: true });
+    add({ threads: count, handOver: false });
   }
   if (ways.length === 1) return sample(ways[0]);
   const signature = `${xt.info.name} ${xt.dims} ${gt.info.name} ${gt.dims} ${modeValue} ` +

@@ -148,14 +148,19 @@ describe('a call\'s ways (sampleOnChosenThreads)', () => {
     const run = runner(({ threads, handOver }) => (handOver ? 2 : threads === 1 ? 1 : 3),
                        (threads) => threads < 4);
     const large = call([1, 1, 64, 64], 0);
-    assert.deepEqual(ofWays(runs(() => run(large), 3 * TRIALS + 2)),
-                     Array(TRIALS).fill(['1h', '1', '4']).flat().concat('1', '1'));
+    // All 4 threads leave no core for the hand-over: 3 threads handed over are timed too.
+    assert.deepEqual(ofWays(runs(() => run(large), 4 * TRIALS + 2)),
+                     Array(TRIALS).fill(['1h', '1', '3h', '4']).flat().concat('1', '1'));
     // A call that names its threads: the two ways of its count, timed under a signature of its
     // own; the hand-over kept where it is faster.
     const named = call([1, 1, 64, 64], 2);
     const faster = runner(({ handOver }) => (handOver ? 1 : 2), (threads) => threads < 4);
     assert.deepEqual(ofWays(runs(() => faster(named), 2 * TRIALS + 1)),
                      Array(TRIALS).fill(['2h', '2']).flat().concat('2h'));
+    // A named count of every core: one thread fewer handed over, timed against it.
+    const whole = call([1, 1, 64, 64], 4);
+    assert.deepEqual(ofWays(runs(() => faster(whole), 2 * TRIALS + 1)),
+                     Array(TRIALS).fill(['3h', '4']).flat().concat('3h'));
     // Where the backend may not hand it over, a named count runs untimed.
     const never = runner(() => 1, () => false);
     assert.deepEqual(never(named), { threads: 2, handOver: false });

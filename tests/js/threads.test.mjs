@@ -109,8 +109,8 @@ describe('threads in Node.js', () => {
     assert.equal(instance().callThread, threads);
   });
 
-  test('a large fresh output on fewer threads than CPUs: allocated while the call thread ' +
-       'samples, or after the call, timed both ways, with the bits of `out`',
+  test('a large fresh output: allocated while the call thread samples (on one thread fewer ' +
+       'where no core is left), or after the call, timed both ways, with the bits of `out`',
        { skip: threaded }, () => {
     // 3 x 141 x 170 float32: 287,640 bytes of Y, past HAND_OVER_OUTPUT_BYTES, in a shape of its
     // own, so that no call before has made the choice for it.
@@ -132,10 +132,9 @@ describe('threads in Node.js', () => {
         gridSample(x, grid, { numThreads: threads, out });
         assert.deepEqual(bytes(fresh.data), bytes(out), `${threads} threads, call ${i}`);
       }
-      // The first calls are the trials of both ways, where a core is left for the calling
-      // thread; none is on all of them.
-      const handedOver = threads < cpus;
-      assert.equal(total.starts > 0, handedOver, `${threads} threads: handed over`);
+      // The first calls are the trials of both ways: on as many threads where a core is left
+      // for the calling thread, else (all of them) on one fewer.
+      assert.ok(total.starts > 0, `${threads} threads: handed over`);
       assert.ok(total.here > 0, `${threads} threads: sampled where called`);
     }
   });
