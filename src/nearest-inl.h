@@ -92,13 +92,26 @@ void PlanNearestForRank(const float* HWY_RESTRICT grid, const int64_t* sizes,
 
 // CopyPlaneElements (nearest.h) for elements of T: a vector's elements loaded one by one into
 // a block the compiler keeps in registers (x86 inserts each load into the vector), then stored
-// whole.
+// whole; or with `gathers`, 32-bit elements on 512-bit targets, by AVX-512's gathers of 8
+// elements at 64-bit offsets (NearestGathersPay says which is faster on the CPU at hand).
 template <typename T>
 void CopyPlaneElementsOf(const T* HWY_RESTRICT plane, const int64_t* HWY_RESTRICT offsets,
-                         size_t count, T* HWY_RESTRICT out) {
+                         size_t count, T* HWY_RESTRICT out, bool gathers) {
   const hn::ScalableTag<T> d;
   const size_t lanes = hn::Lanes(d);
   size_t i = 0;
+#if GRIDSAMPLE_X86_BITS == 512
+  if constexpr (sizeof(T) == sizeof(float)) {
+    for (; gathers && i + 16 <= count; i += 16) {
+      const __m256 low = _mm512_i64gather_ps(_mm512_loadu_si512(offsets + i), plane, 4);
+      const __m256 high = _mm512_i64gather_ps(_mm512_loadu_si512(offsets + i + 8), plane, 4);
+      _mm512_storeu_ps(reinterpret_cast<float*>(out + i),
+                       _mm512_insertf32x8(_mm512_castps256_ps512(low), high, 1));
+    }
+  }
+#else
+  (void)gathers;
+#endif
   for (; i + lanes <= count; i += lanes) {
     alignas(64) T block[HWY_MAX_BYTES / sizeof(T)];
     for (size_t k = 0; k < lanes; ++k) block[k] = plane[offsets[i + k]];

@@ -4,10 +4,12 @@
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "nearest.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "aligned_row.h"
 #include "hwy/highway.h"
 #include "nearest.h"
 #include "nearest-inl.h"
 #include "path_choice.h"
+#include "timed_choice.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace gridsample {
@@ -20,21 +22,52 @@ void PlanNearest(const float* grid, size_t rank, const int64_t* sizes, const int
   });
 }
 
+#if GRIDSAMPLE_X86_BITS == 512
+// Whether 32-bit nearest copies run faster on this CPU with AVX-512's gathers (SecondWayFaster),
+// timed on a plane in L1 both ways, as the pair kernel's gathers are (linear_pairs.cc): an Intel
+// Xeon (Emerald Rapids) copied W5 a fifth faster with them, where AVX2's gathers on an AMD Zen 3
+// were slower than loads one by one (docs/benchmarks.md).
+bool TimeNearestGathers() {
+  constexpr size_t kSide = 64;              // a plane of 16 KiB: in L1 on every x86 core
+  constexpr size_t kCount = 4 * kRowBlock;  // locations, scattered over the plane
+  alignas(64) uint32_t plane[kSide * kSide];
+  alignas(64) uint32_t out[kCount];
+  alignas(64) int64_t offsets[kCount];
+  ProbeNumbers numbers;
+  for (uint32_t& value : plane) value = static_cast<uint32_t>(numbers.Next() * 0x1p24f);
+  for (int64_t& offset : offsets) {
+    offset = static_cast<int64_t>(numbers.Next() * static_cast<float>(kSide * kSide - 1));
+  }
+  return SecondWayFaster(
+      [&](bool gathers) { CopyPlaneElementsOf(plane, offsets, kCount, out, gathers); }, 16);
+}
+#endif
+
+// TimeNearestGathers' answer, once per process and target (false below 512 bits).
+bool NearestGathersPay() {
+#if GRIDSAMPLE_X86_BITS == 512
+  static const bool pays = TimeNearestGathers();
+  return pays;
+#else
+  return false;
+#endif
+}
+
 void CopyPlaneElements(size_t element_bytes, const void* plane, const int64_t* offsets,
                        size_t count, void* out) {
   switch (element_bytes) {
     case 1:
       return CopyPlaneElementsOf(static_cast<const uint8_t*>(plane), offsets, count,
-                                 static_cast<uint8_t*>(out));
+                                 static_cast<uint8_t*>(out), false);
     case 2:
       return CopyPlaneElementsOf(static_cast<const uint16_t*>(plane), offsets, count,
-                                 static_cast<uint16_t*>(out));
+                                 static_cast<uint16_t*>(out), false);
     case 4:
       return CopyPlaneElementsOf(static_cast<const uint32_t*>(plane), offsets, count,
-                                 static_cast<uint32_t*>(out));
+                                 static_cast<uint32_t*>(out), NearestGathersPay());
     default:
       return CopyPlaneElementsOf(static_cast<const uint64_t*>(plane), offsets, count,
-                                 static_cast<uint64_t*>(out));
+                                 static_cast<uint64_t*>(out), false);
   }
 }
 
