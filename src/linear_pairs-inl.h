@@ -103,8 +103,8 @@ HWY_INLINE void PairsAt(D d, hn::Vec<D> p, const AxisExtent& axis, const Options
 
 // Whether every lane of coordinates p (PaddedCoordinates') has both its taps inside an axis of
 // 2 or more elements: where so under zeros padding, PairsAt<true>'s inside branch gives the
-// same weights as the padded one (p = size - 1 too: weights 0 and 1 on the last pair) with a
-// third of its instructions. A NaN lane is not inside.
+// same weights as the padded one (p = size - 1 too: weights 0 and 1 on the last pair) without
+// its clamps, comparisons and selects. A NaN lane is not inside.
 template <class D>
 HWY_INLINE bool TapsInside(D d, hn::Vec<D> p, const AxisExtent& axis) {
   return axis.size >= 2 &&
