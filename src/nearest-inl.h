@@ -120,6 +120,26 @@ void CopyPlaneElementsOf(const T* HWY_RESTRICT plane, const int64_t* HWY_RESTRIC
   for (; i < count; ++i) out[i] = plane[offsets[i]];
 }
 
+// CopyPlaneElementsOf for elements of element_bytes (1, 2, 4 or 8), with or without the
+// gathers (32-bit elements only).
+inline void CopyElementsOfSize(size_t element_bytes, const void* plane, const int64_t* offsets,
+                               size_t count, void* out, bool gathers) {
+  switch (element_bytes) {
+    case 1:
+      return CopyPlaneElementsOf(static_cast<const uint8_t*>(plane), offsets, count,
+                                 static_cast<uint8_t*>(out), gathers);
+    case 2:
+      return CopyPlaneElementsOf(static_cast<const uint16_t*>(plane), offsets, count,
+                                 static_cast<uint16_t*>(out), gathers);
+    case 4:
+      return CopyPlaneElementsOf(static_cast<const uint32_t*>(plane), offsets, count,
+                                 static_cast<uint32_t*>(out), gathers);
+    default:
+      return CopyPlaneElementsOf(static_cast<const uint64_t*>(plane), offsets, count,
+                                 static_cast<uint64_t*>(out), gathers);
+  }
+}
+
 // NOLINTNEXTLINE(google-readability-namespace-comments)
 }  // namespace HWY_NAMESPACE
 }  // namespace gridsample

@@ -55,20 +55,9 @@ bool NearestGathersPay() {
 
 void CopyPlaneElements(size_t element_bytes, const void* plane, const int64_t* offsets,
                        size_t count, void* out) {
-  switch (element_bytes) {
-    case 1:
-      return CopyPlaneElementsOf(static_cast<const uint8_t*>(plane), offsets, count,
-                                 static_cast<uint8_t*>(out), false);
-    case 2:
-      return CopyPlaneElementsOf(static_cast<const uint16_t*>(plane), offsets, count,
-                                 static_cast<uint16_t*>(out), false);
-    case 4:
-      return CopyPlaneElementsOf(static_cast<const uint32_t*>(plane), offsets, count,
-                                 static_cast<uint32_t*>(out), NearestGathersPay());
-    default:
-      return CopyPlaneElementsOf(static_cast<const uint64_t*>(plane), offsets, count,
-                                 static_cast<uint64_t*>(out), false);
-  }
+  // Only 32-bit copies gather, so only they time the gathers.
+  CopyElementsOfSize(element_bytes, plane, offsets, count, out,
+                     element_bytes == sizeof(float) && NearestGathersPay());
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)

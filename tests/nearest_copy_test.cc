@@ -1,4 +1,4 @@
-// The nearest-plan path's copy kernel (nearest-inl.h's CopyPlaneElementsOf) both ways, loads one
+// The nearest-plan path's copy kernel (nearest-inl.h's CopyElementsOfSize) both ways, loads one
 // by one and AVX-512's gathers (which the CPU's timing picks, so that a suite through the API
 // tests only one), against a plain copy, bit for bit, on every compiled target.
 #undef HWY_TARGET_INCLUDE
@@ -6,35 +6,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
-#include "nearest-inl.h"
-
-HWY_BEFORE_NAMESPACE();
-namespace gridsample {
-namespace HWY_NAMESPACE {
-
-// CopyPlaneElementsOf on elements of element_bytes, with or without the gathers.
-void CopyBothWays(size_t element_bytes, const void* plane, const int64_t* offsets, size_t count,
-                  void* out, bool gathers) {
-  switch (element_bytes) {
-    case 1:
-      return CopyPlaneElementsOf(static_cast<const uint8_t*>(plane), offsets, count,
-                                 static_cast<uint8_t*>(out), gathers);
-    case 2:
-      return CopyPlaneElementsOf(static_cast<const uint16_t*>(plane), offsets, count,
-                                 static_cast<uint16_t*>(out), gathers);
-    case 4:
-      return CopyPlaneElementsOf(static_cast<const uint32_t*>(plane), offsets, count,
-                                 static_cast<uint32_t*>(out), gathers);
-    default:
-      return CopyPlaneElementsOf(static_cast<const uint64_t*>(plane), offsets, count,
-                                 static_cast<uint64_t*>(out), gathers);
-  }
-}
-
-// NOLINTNEXTLINE(google-readability-namespace-comments)
-}  // namespace HWY_NAMESPACE
-}  // namespace gridsample
-HWY_AFTER_NAMESPACE();
+#include "nearest-inl.h"  // CopyElementsOfSize, per target
 
 #if HWY_ONCE
 #include <cstdint>
@@ -47,7 +19,7 @@ HWY_AFTER_NAMESPACE();
 #include "tests/targets.h"
 
 namespace gridsample {
-HWY_EXPORT(CopyBothWays);
+HWY_EXPORT(CopyElementsOfSize);
 
 namespace {
 
@@ -68,7 +40,7 @@ TEST_CASE("Nearest copies, gathered or loaded one by one, copy every element's b
         for (bool gathers : {false, true}) {
           INFO(bytes << "-byte elements, " << count << " locations, gathers " << gathers);
           std::vector<unsigned char> out(count * bytes, 0xAB);
-          HWY_DYNAMIC_DISPATCH(CopyBothWays)
+          HWY_DYNAMIC_DISPATCH(CopyElementsOfSize)
           (bytes, plane.data(), offsets.data(), count, out.data(), gathers);
           size_t differ = 0;
           for (size_t i = 0; i < count; ++i) {
