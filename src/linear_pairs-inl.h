@@ -247,10 +247,8 @@ struct PairAxis {
     }
     if constexpr (!kInside) {
       if (options.padding == Padding::kZeros && TapsInside(d, px, extents[kRank - 1]) &&
-          TapsInside(d, py, extents[kRank - 2]) &&
-          (kRank == 2 || TapsInside(d, pz, extents[0]))) {
-        StorePlanInRegisters<kRank, true>(d, px, py, pz, axes, whole, unit, base_out,
-                                          weights_out);
+          TapsInside(d, py, extents[kRank - 2]) && (kRank == 2 || TapsInside(d, pz, extents[0]))) {
+        StorePlanInRegisters<kRank, true>(d, px, py, pz, axes, whole, unit, base_out, weights_out);
         return true;
       }
     }
