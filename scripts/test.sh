@@ -25,8 +25,9 @@
 #                    --dry-run and install, headless Chromium (static server, cross-origin
 #                    isolated and not, and a Vite build), and the demo page (web/) in Chromium
 #                    against the package in Node; the vector, AffineGrid, API and hostile-input
-#                    suites once more on the native backend; beside them, the fuzzer for $FUZZ_SECONDS (default 60)
-#                    seconds (scripts/fuzz.sh), one test
+#                    suites once more on the native backend; beside them, the fuzzer for
+#                    $FUZZ_SECONDS (default 60) seconds (scripts/fuzz.sh), one test, then the GPU
+#                    suites in Node.js through Dawn
 #   9. js-arm64      the native backend on linux-arm64: the native-backend suite and the vector
 #                    and AffineGrid suites on the native backend, in Debian's Node.js 18 for arm64
 #                    under qemu-aarch64 (scripts/node_arm64.sh), with NEON alone and with SVE at
@@ -206,10 +207,21 @@ bash scripts/build_addon.sh linux-arm64
 stage_done wasm
 
 stage js "node:test suites of the package (tests/js/), and libFuzzer beside them"
-# node:test runs one file at a time on 2 cores and leaves most of one core idle: the fuzzer (one
-# process, $FUZZ_SECONDS, default 60 s, counted as one test) runs there meanwhile.
-SKIP_BOOTSTRAP=1 bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}" >"$BUILD_ROOT/fuzz-stage.log" 2>&1 &
-fuzz=$!
+# node:test runs one file at a time and leaves most of one of 2 cores idle, so the fuzzer (one
+# process, $FUZZ_SECONDS, default 60 s, counted as one test) and then the GPU suites once more
+# in Node.js itself, through Dawn (the `webgpu` devDependency) on the SwiftShader and Vulkan
+# loader that Debian's chromium installs beside the browser, run there meanwhile. Their logs
+# are printed once the suites in front are done; beside() returns which of the two failed.
+beside() {
+  SKIP_BOOTSTRAP=1 bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}" >"$BUILD_ROOT/fuzz-stage.log" 2>&1 ||
+    return 1
+  GRIDSAMPLE_WEBGPU=dawn LD_LIBRARY_PATH=/usr/lib/chromium \
+    VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node --test --test-reporter=spec \
+    tests/js/webgpu.test.mjs tests/js/webgpu_types.test.mjs tests/js/webgpu_affine.test.mjs \
+    >"$BUILD_ROOT/js-dawn-test.log" 2>&1 || return 2
+}
+beside &
+beside_pid=$!
 # pipefail passes node's exit code on through tee.
 node --test --test-reporter=spec tests/js/ 2>&1 | tee "$BUILD_ROOT/js-test.log"
 count=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$BUILD_ROOT/js-test.log" | tail -n 1)
@@ -220,15 +232,16 @@ GRIDSAMPLE_TEST_BACKEND=native node --test --test-reporter=spec tests/js/vectors
   tests/js/affine_grid.test.mjs 2>&1 | tee "$BUILD_ROOT/js-native-test.log"
 count=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$BUILD_ROOT/js-native-test.log" | tail -n 1)
 tests_run=$((tests_run + ${count:-0}))
-# The GPU suites once more in Node.js itself, through Dawn (the `webgpu` devDependency) on the
-# SwiftShader and Vulkan loader that Debian's chromium installs beside the browser.
-GRIDSAMPLE_WEBGPU=dawn LD_LIBRARY_PATH=/usr/lib/chromium \
-  VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json node --test --test-reporter=spec \
-  tests/js/webgpu.test.mjs tests/js/webgpu_types.test.mjs tests/js/webgpu_affine.test.mjs \
-  2>&1 | tee "$BUILD_ROOT/js-dawn-test.log"
+beside_status=0
+wait "$beside_pid" || beside_status=$?
+if [ "$beside_status" -eq 1 ]; then
+  cat "$BUILD_ROOT/fuzz-stage.log" >&2
+  exit 1
+fi
+cat "$BUILD_ROOT/js-dawn-test.log"
+[ "$beside_status" -eq 0 ] || exit 1
 count=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$BUILD_ROOT/js-dawn-test.log" | tail -n 1)
 tests_run=$((tests_run + ${count:-0}))
-wait "$fuzz" || { cat "$BUILD_ROOT/fuzz-stage.log" >&2; exit 1; }
 cat "$BUILD_ROOT/fuzz-stage.log"
 tests_run=$((tests_run + 1))
 stage_done js

@@ -64,11 +64,12 @@ struct Scratch {
 // first tile is short by that many locations; else 0.
 int64_t TileShift(const Problem& p, const PathChoice& choice, DType dtype, const void* y) {
   constexpr size_t kLine = 64;
+  // Tiles (ChooseTiles: multiples of kRowBlock) then end on line boundaries too.
+  static_assert(kRowBlock % (kLine / sizeof(float)) == 0, "tiles of whole lines");
   const auto at = reinterpret_cast<uintptr_t>(y);
   const size_t plane_bytes = static_cast<size_t>(p.out_plane) * sizeof(float);
   if (choice.path != SamplerPath::kPairs || !choice.pair_flags.stream_output ||
-      dtype != DType::kFloat32 || at % sizeof(float) != 0 || plane_bytes % kLine != 0 ||
-      choice.tile % (kLine / sizeof(float)) != 0) {
+      dtype != DType::kFloat32 || at % sizeof(float) != 0 || plane_bytes % kLine != 0) {
     return 0;
   }
   return static_cast<int64_t>(at % kLine / sizeof(float));
