@@ -63,6 +63,12 @@ stage() {
 stage_done() {
   times+=("$1 $((SECONDS - stage_start))s")
 }
+# Adds the tests a node:test run passed (its spec reporter's log) to tests_run.
+add_node_passes() {
+  local count
+  count=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$1" | tail -n 1)
+  tests_run=$((tests_run + ${count:-0}))
+}
 # Runs ctest in a build folder and adds the number of tests it ran to tests_run.
 run_ctest() {
   local log=$1/ctest.log
@@ -224,14 +230,12 @@ beside &
 beside_pid=$!
 # pipefail passes node's exit code on through tee.
 node --test --test-reporter=spec tests/js/ 2>&1 | tee "$BUILD_ROOT/js-test.log"
-count=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$BUILD_ROOT/js-test.log" | tail -n 1)
-tests_run=$((tests_run + ${count:-0}))
+add_node_passes "$BUILD_ROOT/js-test.log"
 # The suites that hold both backends to the same vectors and errors, once more on the native one.
 GRIDSAMPLE_TEST_BACKEND=native node --test --test-reporter=spec tests/js/vectors.test.mjs \
   tests/js/api.test.mjs tests/js/hostile.test.mjs \
   tests/js/affine_grid.test.mjs 2>&1 | tee "$BUILD_ROOT/js-native-test.log"
-count=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$BUILD_ROOT/js-native-test.log" | tail -n 1)
-tests_run=$((tests_run + ${count:-0}))
+add_node_passes "$BUILD_ROOT/js-native-test.log"
 beside_status=0
 wait "$beside_pid" || beside_status=$?
 if [ "$beside_status" -eq 1 ]; then
@@ -240,8 +244,7 @@ if [ "$beside_status" -eq 1 ]; then
 fi
 cat "$BUILD_ROOT/js-dawn-test.log"
 [ "$beside_status" -eq 0 ] || exit 1
-count=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$BUILD_ROOT/js-dawn-test.log" | tail -n 1)
-tests_run=$((tests_run + ${count:-0}))
+add_node_passes "$BUILD_ROOT/js-dawn-test.log"
 cat "$BUILD_ROOT/fuzz-stage.log"
 tests_run=$((tests_run + 1))
 stage_done js
