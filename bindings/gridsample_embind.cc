@@ -16,6 +16,7 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -28,6 +29,7 @@
 
 #include "call_thread.h"
 #include "gridsample/gridsample.h"
+#include "output_progress.h"
 #include "string_tags.h"
 #include "thread_pool.h"
 
@@ -183,8 +185,9 @@ int GridSampleJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr
 }
 
 // kCall on the call thread (call_thread.h): Start takes kCall's arguments and returns at once;
-// FinishOnCallThread waits for the call and returns its code. Meanwhile the wrapper allocates a
-// fresh output and touches its pages. Without the call thread, Start runs the call itself.
+// FinishOnCallThread waits for the call and returns its code. Meanwhile the wrapper copies the
+// grid of a batch's next piece in, or allocates a fresh output and copies Y's finished parts
+// into it (GridSampleReportingJs). Without the call thread, Start runs the call itself.
 template <auto kCall, class = decltype(kCall)>
 struct OnCallThread;
 template <auto kCall, class... Args>
@@ -197,6 +200,70 @@ struct OnCallThread<kCall, int (*)(Args...)> {
   }
 };
 int FinishOnCallThread() { return CollectCall(); }
+
+// The finished parts of Y (output_progress.h) of a call on the call thread, which the wrapper
+// copies into the caller's fresh output while the call samples the rest (grid_sample.js,
+// copyFinishedParts): written by the call thread, read by the wrapper through Atomics on the
+// shared heap, so its layout is the wrapper's too: kHeaderWords words, then `slots` records of
+// kRecordWords words (Y's byte address, bytes, runs, stride: OutputProgress::Finished's).
+struct FinishedParts {
+  static constexpr uint32_t kSlots = 512;
+  static constexpr uint32_t kHeaderWords = 5;
+  static constexpr uint32_t kRecordWords = 4;
+  std::atomic<uint32_t> written;  // records published
+  std::atomic<uint32_t> read;     // records the wrapper has copied: it writes this one
+  std::atomic<uint32_t> lost;     // 1 once a record found no free slot: the wrapper copies all
+  std::atomic<uint32_t> done;     // 1 once the call has returned
+  uint32_t slots = kSlots;
+  uint32_t records[kSlots][kRecordWords];
+};
+static_assert(offsetof(FinishedParts, records) == FinishedParts::kHeaderWords * 4 &&
+                  sizeof(std::atomic<uint32_t>) == 4,
+              "the wrapper's layout");
+FinishedParts finished_parts;
+
+class RecordFinishedParts final : public OutputProgress {
+ public:
+  void Finished(const void* first, size_t bytes, size_t runs, size_t stride) override {
+    FinishedParts& parts = finished_parts;
+    if (parts.lost.load(std::memory_order_relaxed) != 0) return;
+    const uint32_t written = parts.written.load(std::memory_order_relaxed);
+    // The wrapper copies parts as they come; it falls behind only on calls of many tiny tiles.
+    if (written - parts.read.load(std::memory_order_acquire) >= FinishedParts::kSlots) {
+      parts.lost.store(1, std::memory_order_release);
+      return;
+    }
+    uint32_t* record = parts.records[written % FinishedParts::kSlots];
+    record[0] = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(first));
+    record[1] = static_cast<uint32_t>(bytes);
+    record[2] = static_cast<uint32_t>(runs);
+    record[3] = static_cast<uint32_t>(stride);
+    parts.written.store(written + 1, std::memory_order_release);
+  }
+};
+
+// GridSampleJs, telling finished_parts of Y's parts as they are finished.
+int GridSampleReportingJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr_t grid,
+                          int grid_dtype, uintptr_t grid_dims, int grid_rank, uintptr_t y,
+                          uintptr_t y_dims, int mode, int padding, bool align_corners, int layout,
+                          int num_threads) {
+  RecordFinishedParts record;
+  SetOutputProgress(&record);
+  const int code = GridSampleJs(x, x_dtype, x_dims, x_rank, grid, grid_dtype, grid_dims, grid_rank,
+                                y, y_dims, mode, padding, align_corners, layout, num_threads);
+  SetOutputProgress(nullptr);
+  finished_parts.done.store(1, std::memory_order_release);
+  return code;
+}
+
+// Empties finished_parts for the next call and returns its heap address.
+double ResetFinishedParts() {
+  finished_parts.written.store(0, std::memory_order_relaxed);
+  finished_parts.read.store(0, std::memory_order_relaxed);
+  finished_parts.lost.store(0, std::memory_order_relaxed);
+  finished_parts.done.store(0, std::memory_order_release);
+  return static_cast<double>(reinterpret_cast<uintptr_t>(&finished_parts));
+}
 
 // The same for X of dtype string: X's strings stay in JS, Y's tags (string_tags.h) are written
 // to y_index, and the wrapper maps them back to the caller's strings.
@@ -292,7 +359,10 @@ EMSCRIPTEN_BINDINGS(gridsample) {
   emscripten::function("gridSample", &gridsample::GridSampleJs);
   emscripten::function("startGridSample",
                        &gridsample::OnCallThread<&gridsample::GridSampleJs>::Start);
+  emscripten::function("startGridSampleReporting",
+                       &gridsample::OnCallThread<&gridsample::GridSampleReportingJs>::Start);
   emscripten::function("finishGridSample", &gridsample::FinishOnCallThread);
+  emscripten::function("resetFinishedParts", &gridsample::ResetFinishedParts);
   emscripten::function("gridSampleStrings", &gridsample::GridSampleStringsJs);
   emscripten::function("affineGridShape", &gridsample::AffineGridShapeJs);
   emscripten::function("affineGrid", &gridsample::AffineGridJs);

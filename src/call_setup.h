@@ -12,6 +12,7 @@
 #include "aligned_row.h"
 #include "convert.h"
 #include "coords.h"
+#include "output_progress.h"
 #include "path_choice.h"
 #include "validate.h"
 #include "window_plan.h"
@@ -45,6 +46,8 @@ struct CallSetup {
   bool exact;
   // Integer and bool X: kFixedBits of X's dtype; 0 for the other dtypes.
   int fixed_bits;
+  // Told of each work item's finished part of Y (output_progress.h), or nullptr: not told.
+  OutputProgress* progress;
 };
 
 // Tile t of a batch item (t < tiles_per_batch): its first location and its count.

@@ -22,12 +22,15 @@
 #include "channels_last.h"
 #include "dispatch.h"
 #include "generic_path.h"
+#include "output_progress.h"
 #include "path_choice.h"
 #include "thread_pool.h"
 #include "window_tiles.h"
 
 namespace gridsample {
 namespace {
+
+thread_local OutputProgress* output_progress = nullptr;  // SetOutputProgress's
 
 // The channels-last copy of up to kMaxChannelsLast floats (ChannelsLastFits keeps one batch
 // item within it), kept by each calling thread for its next call: a fresh copy of a few
@@ -75,6 +78,16 @@ int64_t TileShift(const Problem& p, const PathChoice& choice, DType dtype, const
   return static_cast<int64_t>(at % kLine / sizeof(float));
 }
 
+// The calling thread's sink (output_progress.h) where this call can tell it of every part of
+// Y in the order it finishes them: on one thread, each work item's part a run per channel
+// (channels-first) or one run of whole pixels (channels-last). Else nullptr. (On one thread no
+// path splits channels-last pixels' channels today, whose parts would be a run per pixel.)
+OutputProgress* ProgressFor(const Problem& p, const PathChoice& choice) {
+  const bool some_channels = choice.channel_blocks > 1 || choice.group_channels > 0;
+  if (choice.threads != 1 || (ChannelsLast(p) && some_channels)) return nullptr;
+  return output_progress;
+}
+
 template <DType XD, DType GD>
 CallSetup MakeSetup(const Problem& p, const Options& options, const PathChoice& choice,
                     const void* y) {
@@ -98,7 +111,36 @@ CallSetup MakeSetup(const Problem& p, const Options& options, const PathChoice& 
   setup.pixel_step = PixelStep(p);
   setup.exact = kExactOutputs<XD> && !IsWindowPath(choice.path) && options.mode != Mode::kNearest;
   setup.fixed_bits = kExactOutputs<XD> ? kFixedBits<XD> : 0;
+  setup.progress = ProgressFor(p, choice);
   return setup;
+}
+
+// The channels of channel block `block` (of choice.channel_blocks), which one work item of a
+// tile samples.
+ChannelRange BlockChannels(const CallSetup& setup, size_t block) {
+  const size_t channels = static_cast<size_t>(setup.problem->channels);
+  const size_t blocks = setup.choice.channel_blocks;
+  const size_t first = block * channels / blocks;
+  return {first, (block + 1) * channels / blocks - first};
+}
+
+// Tells setup.progress, if any, that `channels` of batch item n are final at `count` locations
+// from l0 (where Y is channels-last, ProgressFor has made sure they are all of them).
+template <DType XD>
+void ReportFinished(const CallSetup& setup, const void* y, int64_t n, ChannelRange channels,
+                    int64_t l0, size_t count) {
+  if (setup.progress == nullptr) return;
+  const Problem& p = *setup.problem;
+  constexpr size_t kSize = sizeof(typename Traits<XD>::Storage);
+  const int64_t element =
+      ChannelStart(p, n, static_cast<int64_t>(channels.first), p.out_plane) + l0 * setup.pixel_step;
+  const auto* first = static_cast<const unsigned char*>(y) + element * static_cast<int64_t>(kSize);
+  if (ChannelsLast(p)) {
+    setup.progress->Finished(first, count * channels.count * kSize, 1, 0);
+  } else {
+    setup.progress->Finished(first, count * kSize, channels.count,
+                             static_cast<size_t>(p.out_plane) * kSize);
+  }
 }
 
 // Copies batch items n0 .. n0 + items - 1 of X to `pixels` for the channels-last path, their
@@ -156,12 +198,11 @@ void SampleItem(const CallSetup& setup, const void* grid, const void* x, void* y
     }
   }
   // Each channel block's worker plans the tile for itself.
-  const Problem& p = *setup.problem;
-  const size_t channels = static_cast<size_t>(p.channels), blocks = setup.choice.channel_blocks;
-  const int64_t c0 = static_cast<int64_t>(block * channels / blocks);
-  const int64_t c1 = static_cast<int64_t>((block + 1) * channels / blocks);
+  const ChannelRange channels = BlockChannels(setup, block);
+  const auto c0 = static_cast<int64_t>(channels.first);
   PlanTile<GD>(setup, grid, n, l0, count, &s->generic);
-  SampleTile<XD>(setup, x, y, n, l0, count, c0, c1, &s->generic);
+  SampleTile<XD>(setup, x, y, n, l0, count, c0, c0 + static_cast<int64_t>(channels.count),
+                 &s->generic);
 }
 
 // The channels-last path over channel groups (PathChoice::group_channels): each work item
@@ -200,6 +241,7 @@ void SampleChannelGroups(const CallSetup& setup, const void* grid, const void* x
           SampleChannelsLastTile<XD, GD>(setup, plans[worker], grid, x, y, n, l0, pixels, group,
                                          padded);
         }
+        ReportFinished<XD>(setup, y, n, group, 0, static_cast<size_t>(p.out_plane));
       });
 }
 
@@ -241,6 +283,7 @@ void SampleTiles(CallSetup& setup, const void* grid, const void* x, void* y,
       const int64_t n = n0 + tile / setup.tiles_per_batch;
       const auto [l0, count] = TileAt(setup, tile % setup.tiles_per_batch);
       SampleItem<XD, GD>(setup, grid, x, y, n, l0, count, item / tiles, &scratch[worker]);
+      ReportFinished<XD>(setup, y, n, BlockChannels(setup, item / tiles), l0, count);
     });
   }
 }
@@ -272,6 +315,8 @@ void SampleCall(const Problem& p, const TensorView& x, const TensorView& grid,
 }
 
 }  // namespace
+
+void SetOutputProgress(OutputProgress* progress) { output_progress = progress; }
 
 Status RunSampler(const Problem& problem, const TensorView& x, const TensorView& grid,
                   const MutableTensorView& y, const Options& options) {

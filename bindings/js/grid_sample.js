@@ -9,10 +9,12 @@ import { MAX_HEAP_BYTES } from './limits.js';
 import { sampleOnChosenThreads } from './thread_choice.js';
 import { bytesOf, newOutputArray, stringsOfTags } from './typed_arrays.js';
 
-// Fresh outputs of at least this many bytes may be allocated, and their pages touched, while the
-// call samples on the call thread (sampleWhole's handOver, where thread_choice.js finds it
-// faster): below it, faulting the pages in as the copy out writes them costs less than handing
-// the call over.
+// Fresh outputs of at least this many bytes may be allocated, and Y copied into them part by
+// part, while the call samples on the call thread (sampleWhole's handOver, where
+// thread_choice.js finds it faster): below it, faulting the pages in as the copy out writes them
+// after the call costs less than handing the call over. (Into `out`, handing over measured
+// slower than the copy after the call: docs/benchmarks.md, "Y copied out as the call finishes
+// it".)
 const HAND_OVER_OUTPUT_BYTES = 256 * 1024;
 // Calls into `out` on the call thread of several batch items are sampled in up to PIECES
 // pieces of PIECE_BYTES of Y or more (sampleInPieces), so that the heap copies overlap the
@@ -155,40 +157,87 @@ function whileSampling(runtime, work) {
 }
 
 // The core's call for the whole of Y, on the heap at `at` ({ x, grid, y }: X and the grid copied
-// in here). `handOver`: on the call thread, while this thread allocates the fresh output and
-// touches its pages: new memory, which the system would otherwise map page by page as the copy
-// out first writes it.
+// in here). `handOver` (fresh outputs only): on the call thread, while this thread allocates the
+// fresh output and copies into it each part of Y the call has finished (copyFinishedParts): the
+// output's new pages and the copy then leave the call's critical path but for its last part.
 function sampleWhole(runtime, call, { xt, gt, yDims, out, threads, at, yBytes, fresh },
                      handOver) {
   const module = runtime.module;
-  let y;
-  let yView;
-  if (out !== undefined) {
-    y = out.target;
-    yView = out.bytes;
-  } else if (!handOver) {
+  let y = out?.target;
+  let yView = out?.bytes;
+  const output = () => {
     y = fresh();
     yView = bytesOf('y', y);
-  }
+  };
+  if (out === undefined && !handOver) output();
   // Views are taken after _malloc (heap()): a memory growth gives the heap a new buffer. X and
   // the grid are copied in before Y is written, so `out` may alias them.
   const { u8 } = heap(runtime);
   u8.set(xt.bytes, at.x);
   u8.set(gt.bytes, at.grid);
+  let copied = false;  // Y already copied out, part by part as the call finished them
   if (handOver) {
-    callCore(module.startGridSample, xt, gt, call, at, threads);
+    const parts = module.resetFinishedParts();
+    callCore(module.startGridSampleReporting, xt, gt, call, at, threads);
     whileSampling(runtime, () => {
-      y = fresh();
-      yView = bytesOf('y', y);
-      for (let page = 0; page < yView.length; page += OS_PAGE_BYTES) yView[page] = 0;
+      output();
+      copied = copyFinishedParts(runtime, parts, at.y, yView);
     });
   } else {
     const code = callCore(module.gridSample, xt, gt, call, at, threads);
     if (code !== runtime.ok) throw errorOf(runtime, code);
   }
   // The call may have grown the memory.
-  yView.set(heap(runtime).u8.subarray(at.y, at.y + yBytes));
+  if (!copied) yView.set(heap(runtime).u8.subarray(at.y, at.y + yBytes));
   return { data: y, dims: yDims, type: xt.info.name };
+}
+
+// The layout of the call thread's finished parts (FinishedParts in gridsample_embind.cc), in
+// 32-bit words: its header's words, then `slots` records of 4 words (Y's byte address, bytes,
+// runs, stride: `runs` runs of `bytes`, `stride` apart).
+const PARTS = { written: 0, read: 1, lost: 2, done: 3, slots: 4, records: 5 };
+
+// Until the call that startGridSampleReporting handed over returns: copies each part of its Y
+// that it reports finished (FinishedParts at heap address `parts`) from the heap at `yAt` into
+// yView, a fresh output, and while no part waits, maps yView's next page (new memory, which the
+// system would otherwise map page by page as the copies first write it). Returns whether the
+// parts were all of Y (else the caller copies it whole: a call on several threads reports
+// nothing, and one of many small tiles may run out of slots).
+function copyFinishedParts(runtime, parts, yAt, yView) {
+  const base = parts / 4;
+  let read = 0;
+  let copied = 0;
+  let page = 0;
+  let whole = true;  // every part inside Y
+  for (;;) {
+    // Views again each time: the call may grow the memory.
+    const { u8, u32 } = heap(runtime);
+    const done = Atomics.load(u32, base + PARTS.done);  // before the records it follows
+    const written = Atomics.load(u32, base + PARTS.written);
+    for (; read < written; ++read) {
+      const at = base + PARTS.records + (read % u32[base + PARTS.slots]) * 4;
+      const bytes = u32[at + 1];
+      const runs = u32[at + 2];
+      const stride = u32[at + 3];
+      const offset = u32[at] - yAt;
+      if (offset < 0 || offset + (runs - 1) * stride + bytes > yView.length) {
+        whole = false;
+        continue;
+      }
+      for (let run = 0; run < runs; ++run) {
+        const from = yAt + offset + run * stride;
+        yView.set(u8.subarray(from, from + bytes), offset + run * stride);
+      }
+      copied += runs * bytes;
+    }
+    Atomics.store(u32, base + PARTS.read, read);
+    if (done) return whole && copied === yView.length && !Atomics.load(u32, base + PARTS.lost);
+    if (page < yView.length) {
+      // Rewrites the byte as it is: the part copied there, if any, stays.
+      yView[page] |= 0;
+      page += OS_PAGE_BYTES;
+    }
+  }
 }
 
 // The batch items of each piece of a call sampled in pieces (sampleInPieces), or 0 for a call

@@ -2,8 +2,9 @@
 // the core's pool), every path's results are the same bit for bit at 1 thread and at all of
 // them (and the pool's threads did take work), the per-call numThreads, init({ numThreads }),
 // a large fresh output allocated while the call thread samples or after the call (each where
-// it was timed faster), a call of several batch items into `out` sampled there in pieces, no
-// thread or memory leak over 10,000 calls, and a call that grows the memory on every thread.
+// it was timed faster) and Y copied into it as the call finishes its parts, a call of several
+// batch items into `out` sampled there in pieces, no thread or memory leak over 10,000 calls,
+// and a call that grows the memory on every thread.
 // The hostile-input and memory suites (hostile.test.mjs, api.test.mjs) run threaded too: init()
 // there starts the same threads.
 import assert from 'node:assert/strict';
@@ -79,14 +80,20 @@ function tensors([, xDims, gridDims, , type = 'float32']) {
 }
 
 // The core's calls that body() makes: `starts` on the call thread (startGridSample: one per
-// piece, or one for a fresh output made meanwhile), `here` on the calling thread (gridSample).
+// piece; startGridSampleReporting: one for a fresh output made meanwhile, `reporting` of them),
+// `here` on the calling thread (gridSample).
 function coreCalls(body) {
   const module = embindModule();
-  const { startGridSample, gridSample: sampleHere } = module;
-  const calls = { starts: 0, here: 0 };
+  const { startGridSample, startGridSampleReporting, gridSample: sampleHere } = module;
+  const calls = { starts: 0, reporting: 0, here: 0 };
   module.startGridSample = (...args) => {
     ++calls.starts;
     return startGridSample(...args);
+  };
+  module.startGridSampleReporting = (...args) => {
+    ++calls.starts;
+    ++calls.reporting;
+    return startGridSampleReporting(...args);
   };
   module.gridSample = (...args) => {
     ++calls.here;
@@ -95,7 +102,7 @@ function coreCalls(body) {
   try {
     body();
   } finally {
-    Object.assign(module, { startGridSample, gridSample: sampleHere });
+    Object.assign(module, { startGridSample, startGridSampleReporting, gridSample: sampleHere });
   }
   return calls;
 }
@@ -136,6 +143,52 @@ describe('threads in Node.js', () => {
       // for the calling thread, else (all of them) on one fewer.
       assert.ok(total.starts > 0, `${threads} threads: handed over`);
       assert.ok(total.here > 0, `${threads} threads: sampled where called`);
+    }
+  });
+
+  describe('a large fresh output handed over: Y copied into it part by part as the call ' +
+           'finishes it, the bits of the call on all threads', { skip: threaded }, () => {
+    // Y of 256 KiB or more (HAND_OVER_OUTPUT_BYTES), on the paths' kinds of parts: a run per
+    // channel of each tile (planar), one run of whole pixels (channels-last), a channel group's
+    // planes (many channels), batches.
+    const HANDED = [
+      ['linear pairs, planar', [1, 3, 60, 70], [1, 220, 240, 2], {}],
+      ['pixel pairs, RGBA uint8, channels-last', [1, 150, 160, 4], [1, 450, 400, 2],
+       { layout: 'channels-last', paddingMode: 'border' }, 'uint8'],
+      ['3-D, 2 items', [2, 4, 20, 22, 24], [2, 32, 64, 64, 3], {}],
+      ['channel groups, 64 channels', [1, 64, 20, 20], [1, 64, 64, 2], {}],
+      ['cubic, float64', [1, 2, 40, 50], [1, 200, 180, 2], { mode: 'cubic' }, 'float64'],
+      ['nearest, 6 channels-last channels', [1, 40, 50, 6], [1, 160, 170, 2],
+       { layout: 'channels-last', mode: 'nearest' }],
+    ];
+    for (const spec of HANDED) {
+      test(spec[0], () => {
+        const [x, grid] = tensors(spec);
+        const whole = gridSample(x, grid, { ...spec[3], numThreads: numThreads() });
+        const module = embindModule();
+        const { resetFinishedParts } = module;
+        let parts = 0;
+        module.resetFinishedParts = () => (parts = resetFinishedParts());
+        let handed = 0;
+        try {
+          // The chooser's trials take turns between the ways: some calls are handed over.
+          for (let i = 0; i < 12; ++i) {
+            parts = 0;
+            const fresh = gridSample(x, grid, { ...spec[3], numThreads: 1 });
+            assert.ok(sameBits(fresh.data, whole.data), `call ${i}`);
+            if (parts === 0) continue;
+            ++handed;
+            // FinishedParts' header (gridsample_embind.cc): written, read, lost, done.
+            const [written, read, lost, done] = new Uint32Array(instance().memory.buffer, parts, 4);
+            assert.deepEqual({ read, lost, done }, { read: written, lost: 0, done: 1 });
+            // More than one: some copied while the call sampled the rest.
+            assert.ok(written > 1, `${written} part(s)`);
+          }
+        } finally {
+          module.resetFinishedParts = resetFinishedParts;
+        }
+        assert.ok(handed > 0, 'handed over');
+      });
     }
   });
 
