@@ -98,8 +98,10 @@ export interface GridSampleOptions {
    */
   out?: ArrayBufferView;
   /**
-   * Threads for this call, a whole number from 1: default, all of init()'s; more than init()
-   * started are as many as it started. Results are the same, bit for bit, for every count.
+   * Threads for this call, at most, a whole number from 1: default, all of init()'s; more than
+   * init() started are as many as it started. A call of more than 1 is also timed on 1 thread,
+   * for calls like it, and runs there where that was faster. Results are the same, bit for
+   * bit, for every count.
    */
   numThreads?: number;
 }

@@ -1,15 +1,17 @@
-// How a call runs, chosen by timing the call itself: its threads where it does not name its
-// numThreads, and, where the WebAssembly backend could hand it to the call thread while the
-// calling thread makes a fresh output's pages (grid_sample.js), whether it does. On one machine
-// a second thread halves a call; on another it makes the same call slower: the copies in and out
-// of the heap and a fresh output's pages stay on the calling thread, and a second core may share
-// no cache with the first. Making the pages beside the sampling saved time on one virtual
-// machine and cost time on another, where the system maps new memory slowly while another
-// thread of the process runs (docs/benchmarks.md, "The call thread, timed per call").
+// How a call runs, chosen by timing the call itself: its threads (1, or all of them or as many as
+// it names), and, where the WebAssembly backend could hand it to the call thread while the
+// calling thread makes a fresh output and copies Y into it (grid_sample.js), whether it does.
+// On one machine a second thread halves a call; on another it makes the same call slower: the
+// copies in and out of the heap and a fresh output's pages stay on the calling thread, and a
+// second core may share no cache with the first. Making the pages beside the sampling saved
+// time on one virtual machine and cost time on another, where the system maps new memory slowly
+// while another thread of the process runs (docs/benchmarks.md, "The call thread, timed per
+// call").
 // No rule from one CPU's figures holds on every machine, so each kind of call (its signature:
 // types, shapes, attributes, the numThreads it names, and whether it writes into `out`) is timed
-// every way it may run, in turns, and then runs the fastest. Results do not depend on the way,
-// so the choice can only move the time.
+// every way it may run, in turns, and then runs the fastest: a call's numThreads is the most it
+// may take, never a cost. Results do not depend on the way, so the choice can only move the
+// time.
 
 import { elementCount } from './arguments.js';
 
@@ -84,12 +86,14 @@ export class ThreadChooser {
   }
 }
 
-// sample(way) for a call of either backend, where a way is { threads, handOver }: `threads` its
-// own numThreads where it names one (`threads`, else 0), else 1 or `allThreads` (init's), and
+// sample(way) for a call of either backend, where a way is { threads, handOver }: `threads` 1 or
+// the call's own numThreads where it names one (`threads`, else 0; the most it may take, so
+// that a call a second thread slows runs on one), else 1 or `allThreads` (init's), and
 // `handOver` whether the call goes to the call thread while the calling thread makes the fresh
-// output's pages, where handsOver(threads) says it may (the WebAssembly backend's large fresh
-// outputs on fewer threads than cores). A count of threads that leaves no core for that is also
-// timed as one thread fewer handed over: the same cores, one of them making the pages. The ways
+// output and copies Y into it, where handsOver(threads) says it may (the WebAssembly backend's
+// large fresh outputs on fewer threads than cores). A count of threads that leaves no core for
+// that is also timed as one thread fewer handed over: the same cores, one of them making the
+// output. The ways
 // of a call are timed by `chooser` (null on one thread) for calls like it, which share its
 // signature: its tensors' types and dims, its attributes' values, its numThreads, and whether it
 // writes into `out`. Small calls run untimed, where they are called, on their own numThreads or
@@ -104,7 +108,7 @@ export function sampleOnChosenThreads(chooser, call, allThreads, sample, handsOv
     const known = ways.some((w) => w.threads === way.threads && w.handOver === way.handOver);
     if (!known) ways.push(way);
   };
-  for (const count of threads !== 0 ? [threads] : [1, allThreads]) {
+  for (const count of threads === 1 ? [1] : [1, threads || allThreads]) {
     // `count` cores: all sampling, or where that leaves no core for the calling thread's work,
     // one fewer sampling on the call thread beside it.
     if (handsOver(count)) add({ threads: count, handOver: true });

@@ -2,8 +2,9 @@
 // the ways a call may run (1 thread and all threads, ...) in turns, then keeps the fastest,
 // times them again after enough calls (the first choice also after enough time), keeps each
 // signature's choice apart, and forgets the oldest signature first; and the ways of both
-// backends' calls (sampleOnChosenThreads): threads where the call names none, and the hand-over
-// to the call thread where the backend may make a fresh output beside it.
+// backends' calls (sampleOnChosenThreads): 1 thread against all threads or the call's own
+// count, and the hand-over to the call thread where the backend may make a fresh output beside
+// it.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -127,14 +128,24 @@ describe('a call\'s ways (sampleOnChosenThreads)', () => {
   };
   const ofWays = (ways) => ways.map(({ threads, handOver }) => `${threads}${handOver ? 'h' : ''}`);
 
-  test('its own numThreads, all threads when small, else the threads chosen per signature', () => {
-    // 1 thread takes 1 ms and 4 threads 3 ms.
+  test('1 thread against all threads or its own numThreads, chosen per signature; small calls ' +
+       'and calls on 1 thread untimed', () => {
+    // 1 thread takes 1 ms and more threads 3 ms.
     const run = runner(({ threads }) => (threads === 1 ? 1 : 3));
-    assert.deepEqual(run(call([1, 1, 64, 64], 2)), { threads: 2, handOver: false });
-    assert.deepEqual(run(call([1, 1, 8, 8], 0)), { threads: 0, handOver: false });  // untimed
+    assert.deepEqual(run(call([1, 1, 64, 64], 1)), { threads: 1, handOver: false });
+    assert.deepEqual(run(call([1, 1, 8, 8], 0)), { threads: 0, handOver: false });
+    assert.deepEqual(run(call([1, 1, 8, 8], 2)), { threads: 2, handOver: false });
     const large = call([1, 1, 64, 64], 0);
     assert.deepEqual(ofWays(runs(() => run(large), 2 * TRIALS + 1)),
                      alternating.map(String).concat('1'));
+    // A named count is the most the call may take: 1 thread is timed against it, under a
+    // signature of its own, and kept where faster.
+    const named = call([1, 1, 64, 64], 2);
+    assert.deepEqual(ofWays(runs(() => run(named), 2 * TRIALS + 1)),
+                     Array(TRIALS).fill(['1', '2']).flat().concat('1'));
+    const slower = runner(({ threads }) => (threads === 1 ? 3 : 1));
+    assert.deepEqual(ofWays(runs(() => slower(named), 2 * TRIALS + 1)),
+                     Array(TRIALS).fill(['1', '2']).flat().concat('2'));
     // Into `out`: a signature of its own, timed afresh.
     assert.deepEqual(ofWays([run(call([1, 1, 64, 64], 0, {})), run(call([1, 1, 64, 64], 0, {}))]),
                      ['1', '4']);
@@ -151,18 +162,19 @@ describe('a call\'s ways (sampleOnChosenThreads)', () => {
     // All 4 threads leave no core for the hand-over: 3 threads handed over are timed too.
     assert.deepEqual(ofWays(runs(() => run(large), 4 * TRIALS + 2)),
                      Array(TRIALS).fill(['1h', '1', '3h', '4']).flat().concat('1', '1'));
-    // A call that names its threads: the two ways of its count, timed under a signature of its
-    // own; the hand-over kept where it is faster.
+    // A call that names its threads: the two ways of 1 thread and of its count, timed under a
+    // signature of its own; the hand-over kept where it is faster.
     const named = call([1, 1, 64, 64], 2);
-    const faster = runner(({ handOver }) => (handOver ? 1 : 2), (threads) => threads < 4);
-    assert.deepEqual(ofWays(runs(() => faster(named), 2 * TRIALS + 1)),
-                     Array(TRIALS).fill(['2h', '2']).flat().concat('2h'));
+    const faster = runner(({ threads, handOver }) => (handOver ? 1 : 2) + (threads === 1),
+                          (threads) => threads < 4);
+    assert.deepEqual(ofWays(runs(() => faster(named), 4 * TRIALS + 1)),
+                     Array(TRIALS).fill(['1h', '1', '2h', '2']).flat().concat('2h'));
     // A named count of every core: one thread fewer handed over, timed against it.
     const whole = call([1, 1, 64, 64], 4);
-    assert.deepEqual(ofWays(runs(() => faster(whole), 2 * TRIALS + 1)),
-                     Array(TRIALS).fill(['3h', '4']).flat().concat('3h'));
-    // Where the backend may not hand it over, a named count runs untimed.
+    assert.deepEqual(ofWays(runs(() => faster(whole), 4 * TRIALS + 1)),
+                     Array(TRIALS).fill(['1h', '1', '3h', '4']).flat().concat('3h'));
+    // Where the backend may not hand it over, a named 1 thread runs untimed.
     const never = runner(() => 1, () => false);
-    assert.deepEqual(never(named), { threads: 2, handOver: false });
+    assert.deepEqual(never(call([1, 1, 64, 64], 1)), { threads: 1, handOver: false });
   });
 });
