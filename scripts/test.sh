@@ -47,10 +47,17 @@ tests_run=0
 stage_name=""
 stage_start=0
 scratch=""
+# Stops process $1 and every process under it (a background job's shell leaves its node or
+# fuzzer child running when it is killed alone).
+kill_tree() {
+  local child
+  for child in $(pgrep -P "$1" 2>/dev/null); do kill_tree "$child"; done
+  kill "$1" 2>/dev/null || true
+}
 on_exit() {
-  local rc=$?
-  # A stage that failed may leave the fuzzer running beside it.
-  [ -z "$(jobs -p)" ] || kill $(jobs -p) 2>/dev/null || true
+  local rc=$? job
+  # A stage that failed may leave the fuzzer or the GPU suites running beside it.
+  for job in $(jobs -p); do kill_tree "$job"; done
   [ -z "$scratch" ] || rm -rf "$scratch"
   [ "$rc" -eq 0 ] || printf '\n== FAILED in stage %s (exit code %s)\n' "$stage_name" "$rc" >&2
 }
