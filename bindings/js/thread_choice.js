@@ -93,11 +93,10 @@ export class ThreadChooser {
 // output and copies Y into it, where handsOver(threads) says it may (the WebAssembly backend's
 // large fresh outputs on fewer threads than cores). A count of threads that leaves no core for
 // that is also timed as one thread fewer handed over: the same cores, one of them making the
-// output. The ways
-// of a call are timed by `chooser` (null on one thread) for calls like it, which share its
-// signature: its tensors' types and dims, its attributes' values, its numThreads, and whether it
-// writes into `out`. Small calls run untimed, where they are called, on their own numThreads or
-// all threads.
+// output. The ways of a call are timed by `chooser` (null on one thread) for calls like it,
+// which share its signature: its tensors' types and dims, its attributes' values, its
+// numThreads, and whether it writes into `out`. Small calls run untimed, where they are called,
+// on their own numThreads or all threads.
 export function sampleOnChosenThreads(chooser, call, allThreads, sample, handsOver = () => false) {
   const { xt, gt, yDims, modeValue, paddingValue, alignCorners, layoutValue, out, threads } = call;
   if (chooser === null || elementCount(yDims) < CHOSEN_THREADS_OUTPUTS) {

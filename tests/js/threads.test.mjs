@@ -80,19 +80,18 @@ function tensors([, xDims, gridDims, , type = 'float32']) {
 }
 
 // The core's calls that body() makes: `starts` on the call thread (startGridSample: one per
-// piece; startGridSampleReporting: one for a fresh output made meanwhile, `reporting` of them),
-// `here` on the calling thread (gridSample).
+// piece; startGridSampleReporting: one for a fresh output made meanwhile), `here` on the
+// calling thread (gridSample).
 function coreCalls(body) {
   const module = embindModule();
   const { startGridSample, startGridSampleReporting, gridSample: sampleHere } = module;
-  const calls = { starts: 0, reporting: 0, here: 0 };
+  const calls = { starts: 0, here: 0 };
   module.startGridSample = (...args) => {
     ++calls.starts;
     return startGridSample(...args);
   };
   module.startGridSampleReporting = (...args) => {
     ++calls.starts;
-    ++calls.reporting;
     return startGridSampleReporting(...args);
   };
   module.gridSample = (...args) => {
