@@ -187,7 +187,7 @@ int GridSampleJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr
 // kCall on the call thread (call_thread.h): Start takes kCall's arguments and returns at once;
 // FinishOnCallThread waits for the call and returns its code. Meanwhile the wrapper copies the
 // grid of a batch's next piece in, or allocates a fresh output and copies Y's finished parts
-// into it (GridSampleReportingJs). Without the call thread, Start runs the call itself.
+// into it (Reporting). Without the call thread, Start runs the call itself.
 template <auto kCall, class = decltype(kCall)>
 struct OnCallThread;
 template <auto kCall, class... Args>
@@ -242,19 +242,21 @@ class RecordFinishedParts final : public OutputProgress {
   }
 };
 
-// GridSampleJs, telling finished_parts of Y's parts as they are finished.
-int GridSampleReportingJs(uintptr_t x, int x_dtype, uintptr_t x_dims, int x_rank, uintptr_t grid,
-                          int grid_dtype, uintptr_t grid_dims, int grid_rank, uintptr_t y,
-                          uintptr_t y_dims, int mode, int padding, bool align_corners, int layout,
-                          int num_threads) {
-  RecordFinishedParts record;
-  SetOutputProgress(&record);
-  const int code = GridSampleJs(x, x_dtype, x_dims, x_rank, grid, grid_dtype, grid_dims, grid_rank,
-                                y, y_dims, mode, padding, align_corners, layout, num_threads);
-  SetOutputProgress(nullptr);
-  finished_parts.done.store(1, std::memory_order_release);
-  return code;
-}
+// kCall (GridSampleJs) telling finished_parts of Y's parts as they are finished, with kCall's
+// arguments.
+template <auto kCall, class = decltype(kCall)>
+struct Reporting;
+template <auto kCall, class... Args>
+struct Reporting<kCall, int (*)(Args...)> {
+  static int Call(Args... args) {
+    RecordFinishedParts record;
+    SetOutputProgress(&record);
+    const int code = kCall(args...);
+    SetOutputProgress(nullptr);
+    finished_parts.done.store(1, std::memory_order_release);
+    return code;
+  }
+};
 
 // Empties finished_parts for the next call and returns its heap address.
 double ResetFinishedParts() {
@@ -359,8 +361,9 @@ EMSCRIPTEN_BINDINGS(gridsample) {
   emscripten::function("gridSample", &gridsample::GridSampleJs);
   emscripten::function("startGridSample",
                        &gridsample::OnCallThread<&gridsample::GridSampleJs>::Start);
-  emscripten::function("startGridSampleReporting",
-                       &gridsample::OnCallThread<&gridsample::GridSampleReportingJs>::Start);
+  emscripten::function(
+      "startGridSampleReporting",
+      &gridsample::OnCallThread<&gridsample::Reporting<&gridsample::GridSampleJs>::Call>::Start);
   emscripten::function("finishGridSample", &gridsample::FinishOnCallThread);
   emscripten::function("resetFinishedParts", &gridsample::ResetFinishedParts);
   emscripten::function("gridSampleStrings", &gridsample::GridSampleStringsJs);

@@ -124,12 +124,11 @@ ChannelRange BlockChannels(const CallSetup& setup, size_t block) {
   return {first, (block + 1) * channels / blocks - first};
 }
 
-// Tells setup.progress, if any, that `channels` of batch item n are final at `count` locations
-// from l0 (where Y is channels-last, ProgressFor has made sure they are all of them).
+// Tells setup.progress (not nullptr) that `channels` of batch item n are final at `count`
+// locations from l0 (where Y is channels-last, ProgressFor has made sure they are all of them).
 template <DType XD>
 void ReportFinished(const CallSetup& setup, const void* y, int64_t n, ChannelRange channels,
                     int64_t l0, size_t count) {
-  if (setup.progress == nullptr) return;
   const Problem& p = *setup.problem;
   constexpr size_t kSize = sizeof(typename Traits<XD>::Storage);
   const int64_t element =
@@ -241,7 +240,9 @@ void SampleChannelGroups(const CallSetup& setup, const void* grid, const void* x
           SampleChannelsLastTile<XD, GD>(setup, plans[worker], grid, x, y, n, l0, pixels, group,
                                          padded);
         }
-        ReportFinished<XD>(setup, y, n, group, 0, static_cast<size_t>(p.out_plane));
+        if (setup.progress != nullptr) {
+          ReportFinished<XD>(setup, y, n, group, 0, static_cast<size_t>(p.out_plane));
+        }
       });
 }
 
@@ -283,7 +284,10 @@ void SampleTiles(CallSetup& setup, const void* grid, const void* x, void* y,
       const int64_t n = n0 + tile / setup.tiles_per_batch;
       const auto [l0, count] = TileAt(setup, tile % setup.tiles_per_batch);
       SampleItem<XD, GD>(setup, grid, x, y, n, l0, count, item / tiles, &scratch[worker]);
-      ReportFinished<XD>(setup, y, n, BlockChannels(setup, item / tiles), l0, count);
+      // Only a call that reports works out the block's channels again.
+      if (setup.progress != nullptr) {
+        ReportFinished<XD>(setup, y, n, BlockChannels(setup, item / tiles), l0, count);
+      }
     });
   }
 }
