@@ -2,14 +2,14 @@
 // pixels of 3 or 4 channels. Included by pixel_pairs.cc once per target (foreach_target).
 //
 // Lanes are locations, as in the pair kernel. Each row of a location's window is two adjacent
-// pixels: RGBA bytes, 8 bytes a pair, are gathered into vectors as the pair path gathers float32
-// pairs (GatherPairs, one load per pair); other pixels are copied whole into a block buffer (the
-// left pixels in one, the right ones in another). The channels are then split in vectors: uint8
-// pixels are uint32 lanes whose bytes are shifted out, float32 ones are deinterleaved by
-// LoadInterleaved3/4. Each channel's
-// sum takes the pair kernel's order (row by row, left then right), so the results equal the
-// pair path's on each plane, bit for bit. The sums are interleaved back into pixels as they are
-// stored.
+// pixels. RGBA bytes, 8 bytes a pair, are loaded a pair at a time and summed in integer lanes
+// (SampleRgbaFixed; on SVE, whose vectors have no fixed count of 128-bit blocks, they are
+// copied as other pixels are). Other pixels are copied whole into a block buffer (the left
+// pixels in one, the right ones in another) and their channels split in vectors: uint8 pixels
+// are uint32 lanes whose bytes are shifted out, float32 ones are deinterleaved by
+// LoadInterleaved3/4. Each channel's float sum takes the pair kernel's order (row by row, left
+// then right), and integer sums are exact, so the results equal the pair path's on each plane,
+// bit for bit. The sums are interleaved back into pixels as they are stored.
 
 // Per-target include guard (the Highway idiom).
 #if defined(GRIDSAMPLE_SRC_PIXEL_PAIRS_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -178,32 +178,134 @@ HWY_INLINE void WeighPixelPairs(D d, const Load& load, const float* HWY_RESTRICT
 }
 
 #if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
-// RGBA bytes: each row's pair of pixels is 8 bytes, gathered as the float32 pair kernel gathers
-// its pairs (GatherAndWeigh, in general registers: no store to reload), whose offsets count
-// 4-byte units, here pixels.
+// A vector of bytes whose 128-bit block b holds load(b), 8 bytes, in its low half.
+template <class D8, class Load>
+HWY_INLINE hn::Vec<D8> EightBytesPerBlock(D8 d8, const Load& load, size_t first_block = 0) {
+  if constexpr (hn::MaxLanes(D8()) <= 16) {
+    return hn::ZeroExtendVector(d8, load(first_block));
+  } else {
+    const hn::Half<D8> half;
+    constexpr size_t kHalfBlocks = hn::MaxLanes(hn::Half<D8>()) / 16;
+    return hn::Combine(d8, EightBytesPerBlock(half, load, first_block + kHalfBlocks),
+                       EightBytesPerBlock(half, load, first_block));
+  }
+}
+
+// The weights of a vector of locations as the int16 multiply-adds take them: per int32 lane,
+// the top row's fixed-point weight in the low int16 and the bottom row's in the high one; `high`
+// holds their high bytes (to 2^8, for a weight of 2^16), `low` their low bytes. The plan's
+// weights are multiples of 2^-16 in [0, 1]: 128 + w holds w * 2^16 in its low mantissa bits,
+// exactly, which is cheaper than a conversion.
+template <class D32, class VF>
+HWY_INLINE void FixedWeightPairs(D32 d32, VF top, VF bottom, hn::Vec<D32>& high,
+                                 hn::Vec<D32>& low) {
+  const hn::Rebind<float, D32> df;
+  const hn::Repartition<uint16_t, D32> d16;
+  const auto offset = hn::Set(df, 128.0f);
+  const auto t = hn::BitCast(d32, hn::Add(top, offset));
+  const auto b = hn::BitCast(d32, hn::Add(bottom, offset));
+  high = hn::BitCast(d32, hn::OddEven(hn::BitCast(d16, hn::ShiftLeft<8>(b)),
+                                      hn::BitCast(d16, hn::ShiftRight<8>(t))));
+  low = hn::And(
+      hn::BitCast(d32, hn::OddEven(hn::BitCast(d16, hn::ShiftLeft<16>(b)), hn::BitCast(d16, t))),
+      hn::Set(d32, 0x00FF00FF));
+}
+
+// RGBA bytes, summed in integer lanes (the sums are exact either way): locations in the 32-bit
+// lanes, as in the float kernels. Per 128-bit block of 4 locations, a pair of rows' 8-byte pixel
+// pairs are interleaved byte by byte and transposed into one vector per channel and side (left,
+// right pixel) whose int16 pairs are a location's (top, bottom) bytes; one multiply-add of int16
+// pairs (pmaddwd, i32x4.dot_i16x8_s) weighs each such pair. A weight reaches 2^16, past int16,
+// so its high and low bytes are summed apart and joined as 256 high + low. Against splitting
+// the pixels' bytes into float lanes this takes fewer instructions where vectors hold 4 floats
+// (SSE4, WebAssembly, NEON), about as many in wider ones (docs/benchmarks.md).
 template <size_t kRows>
-void SampleRgbaPairs(const void* pixels, const int32_t* HWY_RESTRICT base_offsets,
+void SampleRgbaFixed(const void* pixels, const int32_t* HWY_RESTRICT base_offsets,
                      const int32_t* row_deltas, const float* HWY_RESTRICT row_weights, size_t pitch,
                      size_t count, uint8_t* out) {
-  using Format = BytePixels<4>;
-  const hn::ScalableTag<float> d;
-  const hn::RebindToUnsigned<decltype(d)> du;
-  using V = hn::Vec<decltype(d)>;
+  const hn::ScalableTag<int32_t> d32;
+  const hn::Repartition<uint32_t, decltype(d32)> d32u;
+  const hn::Repartition<uint16_t, decltype(d32)> d16u;
+  const hn::Repartition<int16_t, decltype(d32)> d16;
+  const hn::Repartition<uint8_t, decltype(d32)> d8;
+  const hn::Full64<uint8_t> d8h;
+  using V32 = hn::Vec<decltype(d32)>;
+  using V16 = hn::Vec<decltype(d16)>;
+  const size_t lanes = hn::Lanes(d32);
   const unsigned char* rows[kRows];
   RowStarts<kRows>(pixels, row_deltas, 4, rows);
-  auto never = hn::FirstN(d, 0);  // exact sums are never NaN
-  // Loaded one by one: AVX-512's gathers were slower here even where they are faster on float32
-  // planes (docs/benchmarks.md).
-  GatherAndWeigh<kRows, PairFormat<ElementKind::kF32>>(
-      d, rows, base_offsets, count, 4, /*hardware=*/false,
-      [&](const V* left, const V* right, size_t i, size_t valid) {
-        const auto gathered = [&](size_t row, bool right_pixel, V& c0, V& c1, V& c2, V& c3) {
-          Format::Split(d, hn::BitCast(du, right_pixel ? right[row] : left[row]),
-                        right_pixel ? Format::kRightShift : Format::kLeftShift, c0, c1, c2, c3);
+  const auto zero = hn::Zero(d8);
+  // One product sum at a time: NEON's multiply-add leaves its lanes out of order until
+  // RearrangeToOddPlusEven.
+  const auto weigh = [&](V16 taps, V32 weights) {
+    V32 odd = hn::Zero(d32);
+    const V32 even =
+        hn::ReorderWidenMulAccumulate(d32, taps, hn::BitCast(d16, weights), hn::Zero(d32), odd);
+    return hn::RearrangeToOddPlusEven(even, odd);
+  };
+  for (size_t i = 0; i < count; i += lanes) {
+    PrefetchAhead<kRows>(rows, base_offsets, i, count, 4);
+    // Per channel and location: the sums of the weights' high and low bytes.
+    V32 high_sums[4], low_sums[4];
+    for (size_t c = 0; c < 4; ++c) high_sums[c] = low_sums[c] = hn::Zero(d32);
+    for (size_t top = 0; top < kRows; top += 2) {
+      const bool paired = top + 1 < kRows;  // an odd last row pairs with itself, weighed 0
+      const size_t bottom = paired ? top + 1 : top;
+      // both[q]: in block b, location i + 4b + q's top and bottom pixel pairs interleaved; per
+      // uint16 lane, one channel's (top, bottom) bytes, the left pixel's channels first.
+      hn::Vec<decltype(d16u)> both[4];
+      for (size_t q = 0; q < 4; ++q) {
+        const auto row = [&](size_t r) {
+          return EightBytesPerBlock(d8, [&](size_t block) {
+            const size_t at = static_cast<size_t>(base_offsets[i + 4 * block + q]) * 4;
+            return hn::LoadU(d8h, rows[r] + at);
+          });
         };
-        WeighPixelPairs<ElementKind::kU8, 4, kRows>(d, gathered, row_weights, pitch, i, valid, out,
-                                                    never);
-      });
+        both[q] = hn::BitCast(d16u, hn::InterleaveLower(d8, row(top), row(bottom)));
+      }
+      for (size_t side = 0; side < 2; ++side) {
+        const auto pairs = [&](auto a, auto b) {
+          return side == 0 ? hn::InterleaveLower(d16u, a, b) : hn::InterleaveUpper(d16u, a, b);
+        };
+        const auto s01 = hn::BitCast(d32u, pairs(both[0], both[1]));
+        const auto s23 = hn::BitCast(d32u, pairs(both[2], both[3]));
+        // Channels 0-1, then 2-3: the (top, bottom) bytes of 4 locations each, per block.
+        const auto rg = hn::BitCast(d8, hn::InterleaveLower(d32u, s01, s23));
+        const auto ba = hn::BitCast(d8, hn::InterleaveUpper(d32u, s01, s23));
+        const V16 taps[4] = {hn::BitCast(d16, hn::ZipLower(rg, zero)),
+                             hn::BitCast(d16, hn::ZipUpper(d16u, rg, zero)),
+                             hn::BitCast(d16, hn::ZipLower(ba, zero)),
+                             hn::BitCast(d16, hn::ZipUpper(d16u, ba, zero))};
+        // Row r's weights of the side: row_weights + (2r + side) * pitch (window_plan.h).
+        const float* weights = row_weights + (2 * top + side) * pitch + i;
+        const hn::Rebind<float, decltype(d32)> df;
+        V32 high, low;
+        FixedWeightPairs(d32, hn::LoadU(df, weights),
+                         paired ? hn::LoadU(df, weights + 2 * pitch) : hn::Zero(df), high, low);
+        for (size_t c = 0; c < 4; ++c) {
+          high_sums[c] = hn::Add(high_sums[c], weigh(taps[c], high));
+          low_sums[c] = hn::Add(low_sums[c], weigh(taps[c], low));
+        }
+      }
+    }
+    // Each exact sum is below 2^24 and truncates to its bits 16-23: moved to its channel's byte.
+    V32 sums[4];
+    for (size_t c = 0; c < 4; ++c) sums[c] = hn::Add(hn::ShiftLeft<8>(high_sums[c]), low_sums[c]);
+    const auto byte = [&](V32 v, uint32_t mask) {
+      return hn::And(v, hn::BitCast(d32, hn::Set(d32u, mask)));
+    };
+    const auto pixel =
+        hn::Or(hn::Or(hn::ShiftRight<16>(sums[0]), byte(hn::ShiftRight<8>(sums[1]), 0xFF00u)),
+               hn::Or(byte(sums[2], 0xFF0000u), byte(hn::ShiftLeft<8>(sums[3]), 0xFF000000u)));
+    const size_t valid = std::min(lanes, count - i);
+    if (valid == lanes) {
+      hn::StoreU(hn::BitCast(d8, pixel), d8, out + i * 4);
+    } else {
+      alignas(64) uint8_t last[kMaxFloatLanes * 4];
+      hn::Store(hn::BitCast(d8, pixel), d8, last);
+      std::memcpy(out + i * 4, last, valid * 4);
+    }
+  }
 }
 #endif
 
@@ -248,7 +350,7 @@ bool SamplePixelPairsForRank(const void* pixels, const int32_t* HWY_RESTRICT bas
                              size_t pitch, size_t count, void* out) {
 #if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
   if constexpr (K == ElementKind::kU8 && kC == 4) {
-    SampleRgbaPairs<kRows>(pixels, base_offsets, row_deltas, row_weights, pitch, count,
+    SampleRgbaFixed<kRows>(pixels, base_offsets, row_deltas, row_weights, pitch, count,
                            static_cast<uint8_t*>(out));
     return false;  // exact sums are never NaN
   }
