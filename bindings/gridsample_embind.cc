@@ -229,11 +229,13 @@ class RecordFinishedParts final : public OutputProgress {
     if (parts.lost.load(std::memory_order_relaxed) != 0) return;
     const uint32_t written = parts.written.load(std::memory_order_relaxed);
     // The wrapper copies parts as they come; it falls behind only on calls of many tiny tiles.
-    if (written - parts.read.load(std::memory_order_acquire) >= FinishedParts::kSlots) {
+    // (`slots`, kSlots but where a test has lowered it to force this, is read from the header.)
+    const uint32_t slots = std::min(parts.slots, FinishedParts::kSlots);
+    if (written - parts.read.load(std::memory_order_acquire) >= slots) {
       parts.lost.store(1, std::memory_order_release);
       return;
     }
-    uint32_t* record = parts.records[written % FinishedParts::kSlots];
+    uint32_t* record = parts.records[written % slots];
     record[0] = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(first));
     record[1] = static_cast<uint32_t>(bytes);
     record[2] = static_cast<uint32_t>(runs);
@@ -263,6 +265,7 @@ double ResetFinishedParts() {
   finished_parts.written.store(0, std::memory_order_relaxed);
   finished_parts.read.store(0, std::memory_order_relaxed);
   finished_parts.lost.store(0, std::memory_order_relaxed);
+  finished_parts.slots = FinishedParts::kSlots;
   finished_parts.done.store(0, std::memory_order_release);
   return static_cast<double>(reinterpret_cast<uintptr_t>(&finished_parts));
 }
