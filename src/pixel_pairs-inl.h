@@ -3,13 +3,13 @@
 //
 // Lanes are locations, as in the pair kernel. Each row of a location's window is two adjacent
 // pixels. RGBA bytes, 8 bytes a pair, are loaded a pair at a time and summed in integer lanes
-// (SampleRgbaFixed; on SVE, whose vectors have no fixed count of 128-bit blocks, they are
-// copied as other pixels are). Other pixels are copied whole into a block buffer (the left
-// pixels in one, the right ones in another) and their channels split in vectors: uint8 pixels
-// are uint32 lanes whose bytes are shifted out, float32 ones are deinterleaved by
-// LoadInterleaved3/4. Each channel's float sum takes the pair kernel's order (row by row, left
-// then right), and integer sums are exact, so the results equal the pair path's on each plane,
-// bit for bit. The sums are interleaved back into pixels as they are stored.
+// (SampleRgbaFixed) on x86 and WebAssembly, gathered into float lanes on NEON, and copied as
+// other pixels are on SVE, whose vectors have no fixed count of 128-bit blocks. Other pixels are
+// copied whole into a block buffer (the left pixels in one, the right ones in another) and their
+// channels split in vectors: uint8 pixels are uint32 lanes whose bytes are shifted out, float32
+// ones are deinterleaved by LoadInterleaved3/4. Each channel's float sum takes the pair kernel's
+// order (row by row, left then right), and integer sums are exact, so the results equal the pair
+// path's on each plane, bit for bit. The sums are interleaved back into pixels as they are stored.
 
 // Per-target include guard (the Highway idiom).
 #if defined(GRIDSAMPLE_SRC_PIXEL_PAIRS_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -178,6 +178,42 @@ HWY_INLINE void WeighPixelPairs(D d, const Load& load, const float* HWY_RESTRICT
 }
 
 #if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
+// Whether RGBA bytes are summed in integer lanes (SampleRgbaFixed): where one instruction
+// multiplies and adds a vector's int16 pairs (x86's pmaddwd, WebAssembly's i32x4.dot_i16x8_s).
+// NEON takes three (a widening multiply of each half, a pairwise add), and its integer loop came
+// out longer than the float one (docs/benchmarks.md): there each row's 8 bytes are gathered as
+// the float32 pair kernel gathers its pairs (GatherAndWeigh, in general registers: no store to
+// reload), whose offsets count 4-byte units, here pixels, and split into float lanes.
+inline constexpr bool kRgbaInIntegers = HWY_ARCH_X86 || HWY_ARCH_WASM;
+
+// RGBA bytes in float lanes (kRgbaInIntegers false).
+template <size_t kRows>
+void SampleRgbaPairs(const void* pixels, const int32_t* HWY_RESTRICT base_offsets,
+                     const int32_t* row_deltas, const float* HWY_RESTRICT row_weights, size_t pitch,
+                     size_t count, uint8_t* out) {
+  using Format = BytePixels<4>;
+  const hn::ScalableTag<float> d;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  using V = hn::Vec<decltype(d)>;
+  const unsigned char* rows[kRows];
+  RowStarts<kRows>(pixels, row_deltas, 4, rows);
+  auto never = hn::FirstN(d, 0);  // exact sums are never NaN
+  // Loaded one by one: AVX-512's gathers were slower here even where they are faster on float32
+  // planes (docs/benchmarks.md).
+  GatherAndWeigh<kRows, PairFormat<ElementKind::kF32>>(
+      d, rows, base_offsets, count, 4, /*hardware=*/false,
+      [&](const V* left, const V* right, size_t i, size_t valid) {
+        const auto gathered = [&](size_t row, bool right_pixel, V& c0, V& c1, V& c2, V& c3) {
+          Format::Split(d, hn::BitCast(du, right_pixel ? right[row] : left[row]),
+                        right_pixel ? Format::kRightShift : Format::kLeftShift, c0, c1, c2, c3);
+        };
+        WeighPixelPairs<ElementKind::kU8, 4, kRows>(d, gathered, row_weights, pitch, i, valid, out,
+                                                    never);
+      });
+}
+#endif
+
+#if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
 // A vector of bytes whose 128-bit block b holds load(b), 8 bytes, in its low half.
 template <class D8, class Load>
 HWY_INLINE hn::Vec<D8> EightBytesPerBlock(D8 d8, const Load& load, size_t first_block = 0) {
@@ -218,7 +254,7 @@ HWY_INLINE void FixedWeightPairs(D32 d32, VF top, VF bottom, hn::Vec<D32>& high,
 // pairs (pmaddwd, i32x4.dot_i16x8_s) weighs each such pair. A weight reaches 2^16, past int16,
 // so its high and low bytes are summed apart and joined as 256 high + low. Against splitting
 // the pixels' bytes into float lanes this takes fewer instructions where vectors hold 4 floats
-// (SSE4, WebAssembly, NEON), about as many in wider ones (docs/benchmarks.md).
+// (SSE4, WebAssembly), about as many in wider ones (docs/benchmarks.md).
 template <size_t kRows>
 void SampleRgbaFixed(const void* pixels, const int32_t* HWY_RESTRICT base_offsets,
                      const int32_t* row_deltas, const float* HWY_RESTRICT row_weights, size_t pitch,
@@ -350,8 +386,12 @@ bool SamplePixelPairsForRank(const void* pixels, const int32_t* HWY_RESTRICT bas
                              size_t pitch, size_t count, void* out) {
 #if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
   if constexpr (K == ElementKind::kU8 && kC == 4) {
-    SampleRgbaFixed<kRows>(pixels, base_offsets, row_deltas, row_weights, pitch, count,
-                           static_cast<uint8_t*>(out));
+    auto* bytes = static_cast<uint8_t*>(out);
+    if constexpr (kRgbaInIntegers) {
+      SampleRgbaFixed<kRows>(pixels, base_offsets, row_deltas, row_weights, pitch, count, bytes);
+    } else {
+      SampleRgbaPairs<kRows>(pixels, base_offsets, row_deltas, row_weights, pitch, count, bytes);
+    }
     return false;  // exact sums are never NaN
   }
 #endif

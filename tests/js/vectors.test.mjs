@@ -166,4 +166,34 @@ describe('exact integers (tests/data/exact_integers.txt)', () => {
       assert.equal(y.data.filter((v) => v !== 200).length, 0, mode);
     }
   });
+
+  test('RGBA bytes channels-last (the pixel pairs) give the planes\' Y transposed, bit for bit',
+       () => {
+    // Images and volumes past a few vectors of locations, every padding: the pixel kernel sums
+    // all 4 channels of a location at once, the pair kernel each plane apart; both sums are
+    // exact, so they agree bit for bit.
+    let state = 7;
+    const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (const [dims, out] of [[[1, 4, 37, 45], [70, 90]], [[1, 4, 6, 20, 24], [9, 30, 31]]]) {
+      const count = dims.reduce((a, b) => a * b, 1);
+      const planes = Uint8Array.from({ length: count }, () => Math.floor(random() * 256));
+      const x = toChannelsLast(planes, dims);
+      const points = out.reduce((a, b) => a * b, 1);
+      const gridDims = [1, ...out, dims.length - 2];
+      const grid = Float32Array.from({ length: points * (dims.length - 2) },
+                                     () => random() * 2.4 - 1.2);
+      for (const paddingMode of ['zeros', 'border', 'reflection']) {
+        for (const alignCorners of [false, true]) {
+          const options = { paddingMode, alignCorners };
+          const first = gridSample({ data: planes, dims }, { data: grid, dims: gridDims },
+                                   options);
+          const last = gridSample({ data: x.data, dims: x.dims }, { data: grid, dims: gridDims },
+                                  { ...options, layout: 'channels-last' });
+          const expected = toChannelsLast(first.data, first.dims);
+          assert.ok(sameBits(last.data, expected.data),
+                    `${dims.length - 2}-D, ${paddingMode}, alignCorners ${alignCorners}`);
+        }
+      }
+    }
+  });
 });
