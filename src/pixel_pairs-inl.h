@@ -92,13 +92,19 @@ struct BytePixels {
         hn::And(TruncatedByte(d, c0), hn::Set(du, 0xFFu)),
         hn::Or(hn::ShiftLeft<8>(TruncatedByte(d, c1)), hn::ShiftLeft<16>(TruncatedByte(d, c2))));
     if constexpr (kC == 4) packed = hn::Or(packed, hn::ShiftLeft<24>(TruncatedByte(d, c3)));
-    if (kC == 4 && valid == hn::Lanes(d)) {
-      hn::StoreU(packed, du, reinterpret_cast<uint32_t*>(out));
+    StoreWords(du, packed, valid, out);
+  }
+  // `valid` pixels from the uint32 lanes of `words`, each pixel's kC bytes in its lane's low
+  // bytes.
+  template <class DU>
+  static HWY_INLINE void StoreWords(DU du, hn::Vec<DU> words, size_t valid, Element* out) {
+    if (kC == 4 && valid == hn::Lanes(du)) {
+      hn::StoreU(words, du, reinterpret_cast<uint32_t*>(out));
       return;
     }
-    alignas(64) uint32_t words[kMaxFloatLanes];
-    hn::Store(packed, du, words);
-    for (size_t k = 0; k < valid; ++k) std::memcpy(out + k * kC, &words[k], kC);
+    alignas(64) uint32_t last[kMaxFloatLanes];
+    hn::Store(words, du, last);
+    for (size_t k = 0; k < valid; ++k) std::memcpy(out + k * kC, &last[k], kC);
   }
 };
 
@@ -211,9 +217,7 @@ void SampleRgbaPairs(const void* pixels, const int32_t* HWY_RESTRICT base_offset
                                                     never);
       });
 }
-#endif
 
-#if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
 // A vector of bytes whose 128-bit block b holds load(b), 8 bytes, in its low half.
 template <class D8, class Load>
 HWY_INLINE hn::Vec<D8> EightBytesPerBlock(D8 d8, const Load& load, size_t first_block = 0) {
@@ -271,8 +275,8 @@ void SampleRgbaFixed(const void* pixels, const int32_t* HWY_RESTRICT base_offset
   const unsigned char* rows[kRows];
   RowStarts<kRows>(pixels, row_deltas, 4, rows);
   const auto zero = hn::Zero(d8);
-  // One product sum at a time: NEON's multiply-add leaves its lanes out of order until
-  // RearrangeToOddPlusEven.
+  // One product sum at a time, in Highway's portable form (on x86 and WebAssembly, one
+  // multiply-add, and RearrangeToOddPlusEven returns its first argument).
   const auto weigh = [&](V16 taps, V32 weights) {
     V32 odd = hn::Zero(d32);
     const V32 even =
@@ -333,14 +337,8 @@ void SampleRgbaFixed(const void* pixels, const int32_t* HWY_RESTRICT base_offset
     const auto pixel =
         hn::Or(hn::Or(hn::ShiftRight<16>(sums[0]), byte(hn::ShiftRight<8>(sums[1]), 0xFF00u)),
                hn::Or(byte(sums[2], 0xFF0000u), byte(hn::ShiftLeft<8>(sums[3]), 0xFF000000u)));
-    const size_t valid = std::min(lanes, count - i);
-    if (valid == lanes) {
-      hn::StoreU(hn::BitCast(d8, pixel), d8, out + i * 4);
-    } else {
-      alignas(64) uint8_t last[kMaxFloatLanes * 4];
-      hn::Store(hn::BitCast(d8, pixel), d8, last);
-      std::memcpy(out + i * 4, last, valid * 4);
-    }
+    BytePixels<4>::StoreWords(d32u, hn::BitCast(d32u, pixel), std::min(lanes, count - i),
+                              out + i * 4);
   }
 }
 #endif

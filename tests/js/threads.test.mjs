@@ -145,6 +145,38 @@ describe('threads in Node.js', () => {
     }
   });
 
+  // Calls of `spec` at numThreads 1 until some are handed over to the call thread (the
+  // chooser's trials take turns between the ways), each with the bits of the call on all
+  // threads; check(header) for each handed-over call, on FinishedParts' header
+  // (gridsample_embind.cc: written, read, lost, done, slots). `slots`, if given, replaces the
+  // header's slot count as each call starts.
+  function checkHandedOver(spec, check, slots) {
+    const [x, grid] = tensors(spec);
+    const whole = gridSample(x, grid, { ...spec[3], numThreads: numThreads() });
+    const module = embindModule();
+    const { resetFinishedParts } = module;
+    let parts = 0;
+    module.resetFinishedParts = () => {
+      parts = resetFinishedParts();
+      if (slots !== undefined) new Uint32Array(instance().memory.buffer, parts, 5)[4] = slots;
+      return parts;
+    };
+    let handed = 0;
+    try {
+      for (let i = 0; i < 12; ++i) {
+        parts = 0;
+        const fresh = gridSample(x, grid, { ...spec[3], numThreads: 1 });
+        assert.ok(sameBits(fresh.data, whole.data), `call ${i}`);
+        if (parts === 0) continue;
+        ++handed;
+        check([...new Uint32Array(instance().memory.buffer, parts, 4)]);
+      }
+    } finally {
+      module.resetFinishedParts = resetFinishedParts;
+    }
+    assert.ok(handed > 0, 'handed over');
+  }
+
   describe('a large fresh output handed over: Y copied into it part by part as the call ' +
            'finishes it, the bits of the call on all threads', { skip: threaded }, () => {
     // Y of 256 KiB or more (HAND_OVER_OUTPUT_BYTES), on the paths' kinds of parts: a run per
@@ -162,65 +194,22 @@ describe('threads in Node.js', () => {
     ];
     for (const spec of HANDED) {
       test(spec[0], () => {
-        const [x, grid] = tensors(spec);
-        const whole = gridSample(x, grid, { ...spec[3], numThreads: numThreads() });
-        const module = embindModule();
-        const { resetFinishedParts } = module;
-        let parts = 0;
-        module.resetFinishedParts = () => (parts = resetFinishedParts());
-        let handed = 0;
-        try {
-          // The chooser's trials take turns between the ways: some calls are handed over.
-          for (let i = 0; i < 12; ++i) {
-            parts = 0;
-            const fresh = gridSample(x, grid, { ...spec[3], numThreads: 1 });
-            assert.ok(sameBits(fresh.data, whole.data), `call ${i}`);
-            if (parts === 0) continue;
-            ++handed;
-            // FinishedParts' header (gridsample_embind.cc): written, read, lost, done.
-            const [written, read, lost, done] = new Uint32Array(instance().memory.buffer, parts, 4);
-            assert.deepEqual({ read, lost, done }, { read: written, lost: 0, done: 1 });
-            // More than one: some copied while the call sampled the rest.
-            assert.ok(written > 1, `${written} part(s)`);
-          }
-        } finally {
-          module.resetFinishedParts = resetFinishedParts;
-        }
-        assert.ok(handed > 0, 'handed over');
+        checkHandedOver(spec, (header) => {
+          const [written, read, lost, done] = header;
+          assert.deepEqual({ read, lost, done }, { read: written, lost: 0, done: 1 });
+          // More than one: some copied while the call sampled the rest.
+          assert.ok(written > 1, `${written} part(s)`);
+        });
       });
     }
   });
 
   test('a handed-over call whose parts find no free slot: Y copied whole after it, the same ' +
        'bits', { skip: threaded }, () => {
-    const spec = ['', [1, 3, 60, 70], [1, 220, 240, 2], {}];
-    const [x, grid] = tensors(spec);
-    const whole = gridSample(x, grid, { numThreads: numThreads() });
-    const module = embindModule();
-    const { resetFinishedParts } = module;
-    let parts = 0;
-    // FinishedParts' header (gridsample_embind.cc): written, read, lost, done, slots. No slot:
-    // the first part is lost, as the last would be on a call that outran the wrapper.
-    module.resetFinishedParts = () => {
-      parts = resetFinishedParts();
-      new Uint32Array(instance().memory.buffer, parts, 5)[4] = 0;
-      return parts;
-    };
-    let handed = 0;
-    try {
-      for (let i = 0; i < 12; ++i) {
-        parts = 0;
-        const fresh = gridSample(x, grid, { numThreads: 1 });
-        assert.ok(sameBits(fresh.data, whole.data), `call ${i}`);
-        if (parts === 0) continue;
-        ++handed;
-        const [written, , lost, done] = new Uint32Array(instance().memory.buffer, parts, 4);
-        assert.deepEqual({ written, lost, done }, { written: 0, lost: 1, done: 1 });
-      }
-    } finally {
-      module.resetFinishedParts = resetFinishedParts;
-    }
-    assert.ok(handed > 0, 'handed over');
+    // No slot: the first part is lost, as the last would be on a call that outran the wrapper.
+    checkHandedOver(['', [1, 3, 60, 70], [1, 220, 240, 2], {}], ([written, , lost, done]) => {
+      assert.deepEqual({ written, lost, done }, { written: 0, lost: 1, done: 1 });
+    }, 0);
   });
 
   describe('a call of several batch items into `out` on the call thread, in pieces: the bits ' +
