@@ -12,6 +12,7 @@
 // without checking that malloc succeeded), and nothing throws into JS: an allocation that fails
 // in C++ (the module is built with WebAssembly exceptions) becomes kOutOfRange.
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 #include <malloc.h>
 
@@ -24,6 +25,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -32,6 +34,14 @@
 #include "output_progress.h"
 #include "string_tags.h"
 #include "thread_pool.h"
+
+// The wrapper's copier of the parts finished so far (PartsCopier.step in grid_sample.js): 1 if
+// it found work (a part to copy, or a page of a fresh output to map). Runs on the thread that
+// called the core, whose JavaScript has set Module.copyFinishedParts. (EM_JS: at file scope.)
+EM_JS(int, CopyFinishedPartsInJs, (), {
+  const copy = Module["copyFinishedParts"];
+  return copy && copy() ? 1 : 0;
+});
 
 namespace gridsample {
 namespace {
@@ -201,57 +211,79 @@ struct OnCallThread<kCall, int (*)(Args...)> {
 };
 int FinishOnCallThread() { return CollectCall(); }
 
-// The finished parts of Y (output_progress.h) of a call on the call thread, which the wrapper
-// copies into the caller's fresh output while the call samples the rest (grid_sample.js,
-// copyFinishedParts): written by the call thread, read by the wrapper through Atomics on the
-// shared heap, so its layout is the wrapper's too: kHeaderWords words, then `slots` records of
-// kRecordWords words (Y's byte address, bytes, runs, stride: OutputProgress::Finished's).
+// The finished parts of Y (output_progress.h) of a call, which the wrapper copies into the
+// caller's output while the call samples the rest (grid_sample.js, PartsCopier): written by the
+// call's threads, read by the wrapper through Atomics on the shared heap, so its layout is the
+// wrapper's too: kHeaderWords words, then `slots` records of kRecordWords words (Y's byte
+// address, bytes, runs, stride: OutputProgress::Finished's; then the record's number + 1 once
+// it is whole, as the call's threads take numbers in one order and finish in another).
 struct FinishedParts {
   static constexpr uint32_t kSlots = 512;
   static constexpr uint32_t kHeaderWords = 5;
-  static constexpr uint32_t kRecordWords = 4;
-  std::atomic<uint32_t> written;  // records published
+  static constexpr uint32_t kRecordWords = 5;
+  struct Record {
+    uint32_t address, bytes, runs, stride;
+    std::atomic<uint32_t> published;  // number + 1, written last
+  };
+  std::atomic<uint32_t> written;  // records numbered (a number may still be being written)
   std::atomic<uint32_t> read;     // records the wrapper has copied: it writes this one
   std::atomic<uint32_t> lost;     // 1 once a record found no free slot: the wrapper copies all
   std::atomic<uint32_t> done;     // 1 once the call has returned
   uint32_t slots = kSlots;
-  uint32_t records[kSlots][kRecordWords];
+  Record records[kSlots];
 };
 static_assert(offsetof(FinishedParts, records) == FinishedParts::kHeaderWords * 4 &&
+                  sizeof(FinishedParts::Record) == FinishedParts::kRecordWords * 4 &&
                   sizeof(std::atomic<uint32_t>) == 4,
               "the wrapper's layout");
 FinishedParts finished_parts;
 
-class RecordFinishedParts final : public OutputProgress {
+class RecordFinishedParts : public OutputProgress {
  public:
   void Finished(const void* first, size_t bytes, size_t runs, size_t stride) override {
     FinishedParts& parts = finished_parts;
     if (parts.lost.load(std::memory_order_relaxed) != 0) return;
-    const uint32_t written = parts.written.load(std::memory_order_relaxed);
+    const uint32_t number = parts.written.fetch_add(1, std::memory_order_relaxed);
     // The wrapper copies parts as they come; it falls behind only on calls of many tiny tiles.
     // (`slots`, kSlots but where a test has lowered it to force this, is read from the header.)
     const uint32_t slots = std::min(parts.slots, FinishedParts::kSlots);
-    if (written - parts.read.load(std::memory_order_acquire) >= slots) {
+    if (number - parts.read.load(std::memory_order_acquire) >= slots) {
       parts.lost.store(1, std::memory_order_release);
       return;
     }
-    uint32_t* record = parts.records[written % slots];
-    record[0] = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(first));
-    record[1] = static_cast<uint32_t>(bytes);
-    record[2] = static_cast<uint32_t>(runs);
-    record[3] = static_cast<uint32_t>(stride);
-    parts.written.store(written + 1, std::memory_order_release);
+    FinishedParts::Record& record = parts.records[number % slots];
+    record.address = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(first));
+    record.bytes = static_cast<uint32_t>(bytes);
+    record.runs = static_cast<uint32_t>(runs);
+    record.stride = static_cast<uint32_t>(stride);
+    record.published.store(number + 1, std::memory_order_release);
   }
 };
 
-// kCall (GridSampleJs) telling finished_parts of Y's parts as they are finished, with kCall's
-// arguments.
-template <auto kCall, class = decltype(kCall)>
+// The same, on a call whose calling thread is the wrapper's own: that thread also copies the
+// parts finished so far after each part of its own and while it waits for the call's other
+// threads, so that Y's copy out of the heap runs beside their sampling.
+class CopyFinishedParts final : public RecordFinishedParts {
+ public:
+  void Finished(const void* first, size_t bytes, size_t runs, size_t stride) override {
+    RecordFinishedParts::Finished(first, bytes, runs, stride);
+    if (std::this_thread::get_id() == caller_) CopyFinishedPartsInJs();
+  }
+  bool Waiting() override { return CopyFinishedPartsInJs() != 0; }
+
+ private:
+  const std::thread::id caller_ = std::this_thread::get_id();
+};
+
+// kCall (GridSampleJs) telling finished_parts of Y's parts as they are finished (through
+// Sink: RecordFinishedParts on the call thread, CopyFinishedParts on the wrapper's), with
+// kCall's arguments.
+template <auto kCall, class Sink, class = decltype(kCall)>
 struct Reporting;
-template <auto kCall, class... Args>
-struct Reporting<kCall, int (*)(Args...)> {
+template <auto kCall, class Sink, class... Args>
+struct Reporting<kCall, Sink, int (*)(Args...)> {
   static int Call(Args... args) {
-    RecordFinishedParts record;
+    Sink record;
     SetOutputProgress(&record);
     const int code = kCall(args...);
     SetOutputProgress(nullptr);
@@ -262,6 +294,11 @@ struct Reporting<kCall, int (*)(Args...)> {
 
 // Empties finished_parts for the next call and returns its heap address.
 double ResetFinishedParts() {
+  // A record of an earlier call must not pass for one of this call's.
+  const uint32_t used = std::min(finished_parts.written.load(), FinishedParts::kSlots);
+  for (uint32_t i = 0; i < used; ++i) {
+    finished_parts.records[i].published.store(0, std::memory_order_relaxed);
+  }
   finished_parts.written.store(0, std::memory_order_relaxed);
   finished_parts.read.store(0, std::memory_order_relaxed);
   finished_parts.lost.store(0, std::memory_order_relaxed);
@@ -366,7 +403,11 @@ EMSCRIPTEN_BINDINGS(gridsample) {
                        &gridsample::OnCallThread<&gridsample::GridSampleJs>::Start);
   emscripten::function(
       "startGridSampleReporting",
-      &gridsample::OnCallThread<&gridsample::Reporting<&gridsample::GridSampleJs>::Call>::Start);
+      &gridsample::OnCallThread<&gridsample::Reporting<
+          &gridsample::GridSampleJs, gridsample::RecordFinishedParts>::Call>::Start);
+  emscripten::function(
+      "gridSampleCopying",
+      &gridsample::Reporting<&gridsample::GridSampleJs, gridsample::CopyFinishedParts>::Call);
   emscripten::function("finishGridSample", &gridsample::FinishOnCallThread);
   emscripten::function("resetFinishedParts", &gridsample::ResetFinishedParts);
   emscripten::function("gridSampleStrings", &gridsample::GridSampleStringsJs);

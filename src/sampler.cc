@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <new>
 #include <string>
 #include <system_error>
@@ -79,13 +80,19 @@ int64_t TileShift(const Problem& p, const PathChoice& choice, DType dtype, const
 }
 
 // The calling thread's sink (output_progress.h) where this call can tell it of every part of
-// Y in the order it finishes them: on one thread, each work item's part a run per channel
-// (channels-first) or one run of whole pixels (channels-last). Else nullptr. (On one thread no
-// path splits channels-last pixels' channels today, whose parts would be a run per pixel.)
+// Y: each work item's part a run per channel (channels-first) or one run of whole pixels
+// (channels-last). Else nullptr: channels-last pixels whose channels a call splits over work
+// items would be a run per pixel.
 OutputProgress* ProgressFor(const Problem& p, const PathChoice& choice) {
   const bool some_channels = choice.channel_blocks > 1 || choice.group_channels > 0;
-  if (choice.threads != 1 || (ChannelsLast(p) && some_channels)) return nullptr;
+  if (ChannelsLast(p) && some_channels) return nullptr;
   return output_progress;
+}
+
+// ParallelFor's `waiting` of a call that reports: its sink's Waiting.
+std::function<bool()> WaitingOf(const CallSetup& setup) {
+  if (setup.progress == nullptr) return nullptr;
+  return [progress = setup.progress] { return progress->Waiting(); };
 }
 
 template <DType XD, DType GD>
@@ -221,7 +228,8 @@ void SampleChannelGroups(const CallSetup& setup, const void* grid, const void* x
   std::vector<int64_t> planned(choice.threads, -1);  // the item each worker's plan is of, if whole
   std::vector<WindowPlanView> plans(choice.threads);
   ParallelFor(
-      static_cast<size_t>(p.batch) * groups, choice.threads, [&](size_t item, size_t worker) {
+      static_cast<size_t>(p.batch) * groups, choice.threads,
+      [&](size_t item, size_t worker) {
         const int64_t n = static_cast<int64_t>(item / groups);
         const ChannelRange group = ChannelGroup(channels, width, item % groups);
         const size_t padded = PaddedChannels(group.count);
@@ -239,11 +247,10 @@ void SampleChannelGroups(const CallSetup& setup, const void* grid, const void* x
           }
           SampleChannelsLastTile<XD, GD>(setup, plans[worker], grid, x, y, n, l0, pixels, group,
                                          padded);
+          if (setup.progress != nullptr) ReportFinished<XD>(setup, y, n, group, l0, count);
         }
-        if (setup.progress != nullptr) {
-          ReportFinished<XD>(setup, y, n, group, 0, static_cast<size_t>(p.out_plane));
-        }
-      });
+      },
+      WaitingOf(setup));
 }
 
 // Every tile of the call (CopyToPixels first for the channels-last path's copy), in work items
@@ -279,16 +286,19 @@ void SampleTiles(CallSetup& setup, const void* grid, const void* x, void* y,
     // block of every tile, whose planes are all it reads).
     const size_t tiles = static_cast<size_t>(batch_items * setup.tiles_per_batch);
     const size_t items = tiles * choice.channel_blocks;
-    ParallelFor(items, std::min(choice.threads, items), [&](size_t item, size_t worker) {
-      const int64_t tile = static_cast<int64_t>(item % tiles);
-      const int64_t n = n0 + tile / setup.tiles_per_batch;
-      const auto [l0, count] = TileAt(setup, tile % setup.tiles_per_batch);
-      SampleItem<XD, GD>(setup, grid, x, y, n, l0, count, item / tiles, &scratch[worker]);
-      // Only a call that reports works out the block's channels again.
-      if (setup.progress != nullptr) {
-        ReportFinished<XD>(setup, y, n, BlockChannels(setup, item / tiles), l0, count);
-      }
-    });
+    ParallelFor(
+        items, std::min(choice.threads, items),
+        [&](size_t item, size_t worker) {
+          const int64_t tile = static_cast<int64_t>(item % tiles);
+          const int64_t n = n0 + tile / setup.tiles_per_batch;
+          const auto [l0, count] = TileAt(setup, tile % setup.tiles_per_batch);
+          SampleItem<XD, GD>(setup, grid, x, y, n, l0, count, item / tiles, &scratch[worker]);
+          // Only a call that reports works out the block's channels again.
+          if (setup.progress != nullptr) {
+            ReportFinished<XD>(setup, y, n, BlockChannels(setup, item / tiles), l0, count);
+          }
+        },
+        WaitingOf(setup));
   }
 }
 

@@ -96,10 +96,17 @@ struct Job {
     std::lock_guard<std::mutex> lock(mutex);  // the caller checks `done` under it, then sleeps
     finished.notify_all();
   }
-  // Returns once every item is done: spinning first, then asleep.
-  void Await() {
+  // Returns once every item is done: spinning, then asleep. While it spins, the caller's
+  // `waiting` work runs for as long as it finds some, at each turn (more may come meanwhile).
+  void Await(const std::function<bool()>& waiting) {
     const auto all_done = [this] { return done.load() == items; };
-    if (SpinUntil(all_done)) return;
+    const auto ready = [&] {
+      for (;;) {
+        if (all_done()) return true;
+        if (!waiting || !waiting()) return false;
+      }
+    };
+    if (SpinUntil(ready)) return;
     std::unique_lock<std::mutex> lock(mutex);
     finished.wait(lock, all_done);
   }
@@ -229,7 +236,8 @@ size_t StartPool(size_t threads) {
 size_t ItemsTakenByPool() { return items_taken_by_pool.load(std::memory_order_relaxed); }
 
 void ParallelFor(size_t items, size_t threads,
-                 const std::function<void(size_t item, size_t worker)>& fn) {
+                 const std::function<void(size_t item, size_t worker)>& fn,
+                 const std::function<bool()>& waiting) {
   threads = std::min({std::max<size_t>(threads, 1), items, HardwareThreads()});
   if (threads <= 1) {
     for (size_t item = 0; item < items; ++item) fn(item, 0);
@@ -240,7 +248,9 @@ void ParallelFor(size_t items, size_t threads,
   SharedPool().Submit(job);
   job->Finish(job->Drain(0));
   SharedPool().Withdraw(job);
-  job->Await();
+  job->Await(waiting);
+#else
+  (void)waiting;
 #endif
 }
 

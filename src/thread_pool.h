@@ -32,9 +32,12 @@ size_t StartPool(size_t threads);
 // calling thread included, and returns when all items are done. `worker` is in
 // [0, threads) and no two concurrent calls of fn share it, so it can index per-worker
 // scratch. Several threads may call ParallelFor at once: their jobs share the workers.
-// Builds without thread support run everything on the calling thread.
+// Builds without thread support run everything on the calling thread. Where `waiting` is
+// given, the calling thread, once it has no item left to take, calls it as it spins until the
+// other threads are done, as long as it finds work (OutputProgress::Waiting), before it sleeps.
 void ParallelFor(size_t items, size_t threads,
-                 const std::function<void(size_t item, size_t worker)>& fn);
+                 const std::function<void(size_t item, size_t worker)>& fn,
+                 const std::function<bool()>& waiting = nullptr);
 
 // Items the pool's own threads have taken so far, over all ParallelFor calls (not those the
 // callers ran): for tests that must know the threads did work.

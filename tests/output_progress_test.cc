@@ -1,11 +1,13 @@
-// The parts of Y a call reports finished (output_progress.h): on one thread they cover Y's bytes
-// once each and hold their final values when reported, on every path and both layouts; a call
-// on several threads reports nothing.
+// The parts of Y a call reports finished (output_progress.h): they cover Y's bytes once each and
+// hold their final values when reported, on every path and both layouts, on one thread and on
+// several; Waiting runs on the calling thread only.
 #include "output_progress.h"
 
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -17,7 +19,8 @@
 namespace gridsample {
 namespace {
 
-// Each part as reported, and a copy of its bytes then.
+// Each part as reported, and a copy of its bytes then; whether Waiting ran elsewhere than on
+// the thread that made the sink (the caller's).
 class PartsSeen final : public OutputProgress {
  public:
   struct Run {
@@ -25,14 +28,22 @@ class PartsSeen final : public OutputProgress {
     std::vector<unsigned char> bytes;
   };
   void Finished(const void* first, size_t bytes, size_t runs, size_t stride) override {
+    std::lock_guard<std::mutex> lock(mutex);  // the call's threads report at once
     ++parts;
     for (size_t run = 0; run < runs; ++run) {
       const auto* at = static_cast<const unsigned char*>(first) + run * stride;
       seen.push_back({at, std::vector<unsigned char>(at, at + bytes)});
     }
   }
+  bool Waiting() override {
+    if (std::this_thread::get_id() != caller) waiting_elsewhere = true;
+    return false;
+  }
+  std::mutex mutex;
   size_t parts = 0;
   std::vector<Run> seen;
+  const std::thread::id caller = std::this_thread::get_id();
+  bool waiting_elsewhere = false;
 };
 
 struct ProgressCase {
@@ -95,6 +106,7 @@ size_t CheckParts(const ProgressCase& c) {
                  MutableTensorView{c.dtype, y.data(), y_shape.data(), y_shape.size()}, options);
   SetOutputProgress(nullptr);
   REQUIRE(status.ok());
+  CHECK_FALSE(parts.waiting_elsewhere);
   if (parts.parts == 0) return 0;
   std::vector<int> covered(y.size(), 0);
   for (const PartsSeen::Run& run : parts.seen) {
@@ -111,13 +123,15 @@ size_t CheckParts(const ProgressCase& c) {
   return parts.parts;
 }
 
-TEST_CASE("A call on one thread reports every part of Y once, each final when reported",
+TEST_CASE("A call on one thread or two reports every part of Y once, each final when reported",
           "[progress]") {
-  const std::vector<ProgressCase> cases = {
+  // On two threads, each reports its own items' parts at once with the other's: the cases are
+  // large enough to split.
+  std::vector<ProgressCase> cases = {
       {"pairs, float32, 3 planes",
        DType::kFloat32,
-       {1, 3, 70, 90},
-       {120, 100},
+       {1, 3, 200, 200},
+       {256, 256},
        Mode::kLinear,
        Layout::kChannelsFirst,
        1},
@@ -137,8 +151,8 @@ TEST_CASE("A call on one thread reports every part of Y once, each final when re
        1},
       {"pixel pairs, RGBA bytes",
        DType::kUInt8,
-       {1, 50, 60, 4},
-       {90, 110},
+       {1, 150, 160, 4},
+       {190, 210},
        Mode::kLinear,
        Layout::kChannelsLast,
        1},
@@ -171,7 +185,13 @@ TEST_CASE("A call on one thread reports every part of Y once, each final when re
        Layout::kChannelsFirst,
        1},
   };
-  for (const ProgressCase& c : cases) CHECK(CheckParts(c) > 0);
+  for (int threads : {1, 2}) {
+    for (ProgressCase& c : cases) {
+      c.threads = threads;
+      INFO(threads << " thread(s)");
+      CHECK(CheckParts(c) > 0);
+    }
+  }
 }
 
 TEST_CASE("Each path, forced, reports every part of Y once or nothing", "[progress]") {
@@ -198,19 +218,6 @@ TEST_CASE("Each path, forced, reports every part of Y once or nothing", "[progre
       }
     }
   }
-}
-
-TEST_CASE("A call on two threads reports nothing", "[progress]") {
-  // Its threads finish parts in no order the caller could follow (a machine of one thread runs
-  // the call on one, and reports).
-  const size_t parts = CheckParts({"two threads",
-                                   DType::kFloat32,
-                                   {1, 3, 200, 200},
-                                   {256, 256},
-                                   Mode::kLinear,
-                                   Layout::kChannelsFirst,
-                                   2});
-  CHECK((parts == 0) == (HardwareThreads() > 1));
 }
 
 }  // namespace

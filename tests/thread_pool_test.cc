@@ -55,6 +55,42 @@ TEST_CASE("The pool's threads take items of a long job", "[thread_pool]") {
   CHECK(ItemsTakenByPool() > before);
 }
 
+TEST_CASE("The caller's waiting work runs on the caller while a pool thread holds an item",
+          "[thread_pool]") {
+  if (HardwareThreads() < 2) return;
+  // The caller's items last until a pool thread has taken one, and that item until the
+  // caller's waiting work has run 100 times (either for at most ten seconds): the work must run
+  // on the caller, after its own items, while the pool's is out.
+  const std::thread::id caller = std::this_thread::get_id();
+  const size_t before = ItemsTakenByPool();
+  const auto start = std::chrono::steady_clock::now();
+  const auto too_long = [&] {
+    return std::chrono::steady_clock::now() - start > std::chrono::seconds(10);
+  };
+  std::atomic<int> waited{0};
+  std::atomic<bool> elsewhere{false};
+  std::vector<std::atomic<int>> runs(8);
+  ParallelFor(
+      runs.size(), 2,
+      [&](size_t item, size_t) {
+        runs[item].fetch_add(1);
+        if (std::this_thread::get_id() == caller) {
+          while (ItemsTakenByPool() == before && !too_long()) std::this_thread::yield();
+        } else {
+          while (waited.load() < 100 && !too_long()) std::this_thread::yield();
+        }
+      },
+      [&] {
+        if (std::this_thread::get_id() != caller) elsewhere = true;
+        waited.fetch_add(1);
+        return true;  // work found: called again until the items are done
+      });
+  for (std::atomic<int>& r : runs) CHECK(r.load() == 1);
+  CHECK_FALSE(elsewhere);
+  CHECK(ItemsTakenByPool() > before);
+  CHECK(waited.load() >= 100);
+}
+
 TEST_CASE("ParallelFor is safe from several threads at once", "[thread_pool]") {
   std::vector<std::thread> callers;
   std::atomic<int> failures{0};

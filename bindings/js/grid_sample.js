@@ -158,8 +158,11 @@ function whileSampling(runtime, work) {
 
 // The core's call for the whole of Y, on the heap at `at` ({ x, grid, y }: X and the grid copied
 // in here). `handOver` (fresh outputs only): on the call thread, while this thread allocates the
-// fresh output and copies into it each part of Y the call has finished (copyFinishedParts): the
+// fresh output and copies into it each part of Y the call has finished (PartsCopier): the
 // output's new pages and the copy then leave the call's critical path but for its last part.
+// A call on several threads that is not handed over samples here, on this thread and the pool's,
+// and this thread copies the parts finished so far between its own and while it waits for the
+// other threads: again the copy overlaps the sampling.
 function sampleWhole(runtime, call, { xt, gt, yDims, out, threads, at, yBytes, fresh },
                      handOver) {
   const module = runtime.module;
@@ -181,8 +184,28 @@ function sampleWhole(runtime, call, { xt, gt, yDims, out, threads, at, yBytes, f
     callCore(module.startGridSampleReporting, xt, gt, call, at, threads);
     whileSampling(runtime, () => {
       output();
-      copied = copyFinishedParts(runtime, parts, at.y, yView);
+      const copier = new PartsCopier(runtime, parts, at.y, yView, true);
+      for (;;) {
+        // The call's parts are all published once it is done: one more step copies the last.
+        const done = Atomics.load(heap(runtime).u32, parts / 4 + PARTS.done);
+        copier.step();
+        if (done) break;
+      }
+      copied = copier.complete();
     });
+  } else if ((threads || runtime.threads) > 1) {
+    const copier = new PartsCopier(runtime, module.resetFinishedParts(), at.y, yView,
+                                   out === undefined);
+    module.copyFinishedParts = () => copier.step();
+    let code;
+    try {
+      code = callCore(module.gridSampleCopying, xt, gt, call, at, threads);
+    } finally {
+      module.copyFinishedParts = undefined;
+    }
+    if (code !== runtime.ok) throw errorOf(runtime, code);
+    copier.step();
+    copied = copier.complete();
   } else {
     const code = callCore(module.gridSample, xt, gt, call, at, threads);
     if (code !== runtime.ok) throw errorOf(runtime, code);
@@ -192,51 +215,85 @@ function sampleWhole(runtime, call, { xt, gt, yDims, out, threads, at, yBytes, f
   return { data: y, dims: yDims, type: xt.info.name };
 }
 
-// The layout of the call thread's finished parts (FinishedParts in gridsample_embind.cc), in
-// 32-bit words: its header's words, then `slots` records of 4 words (Y's byte address, bytes,
-// runs, stride: `runs` runs of `bytes`, `stride` apart).
+// The layout of the finished parts (FinishedParts in gridsample_embind.cc), in 32-bit words:
+// its header's words, then `slots` records of RECORD_WORDS words (Y's byte address, bytes, runs,
+// stride: `runs` runs of `bytes`, `stride` apart; then the record's number + 1 once it is whole).
 const PARTS = { written: 0, read: 1, lost: 2, done: 3, slots: 4, records: 5 };
+const RECORD_WORDS = 5;
 
-// Until the call that startGridSampleReporting handed over returns: copies each part of its Y
-// that it reports finished (FinishedParts at heap address `parts`) from the heap at `yAt` into
-// yView, a fresh output, and while no part waits, maps yView's next page (new memory, which the
-// system would otherwise map page by page as the copies first write it). Returns whether the
-// parts were all of Y (else the caller copies it whole: a call on several threads reports
-// nothing, and one of many small tiles may run out of slots).
-function copyFinishedParts(runtime, parts, yAt, yView) {
-  const base = parts / 4;
-  let read = 0;
-  let copied = 0;
-  let page = 0;
-  let whole = true;  // every part inside Y
-  for (;;) {
+// Copies each part of Y that a reporting call has finished (FinishedParts at heap address
+// `parts`) from the heap at `yAt` into yView, as the call publishes them; with `mapPages`
+// (yView a fresh output), while no part waits, maps yView's next page (new memory, which the
+// system would otherwise map page by page as the copies first write it).
+class PartsCopier {
+  constructor(runtime, parts, yAt, yView, mapPages) {
+    this.runtime = runtime;
+    this.base = parts / 4;  // in 32-bit words
+    this.yAt = yAt;
+    this.yView = yView;
+    this.read = 0;
+    this.copied = 0;
+    this.page = mapPages ? 0 : yView.length;
+    this.whole = true;  // every part inside Y
+    this.failed = false;
+  }
+
+  // Copies the parts published so far, or else maps a page; returns whether it did either. It
+  // may run inside the core's call (CopyFinishedParts in gridsample_embind.cc), so it throws
+  // nothing: a failure stops the copying, and the caller copies Y whole (complete()).
+  step() {
+    if (this.failed) return false;
+    try {
+      return this.copyPublished() || this.mapPage();
+    } catch {
+      this.failed = true;
+      return false;
+    }
+  }
+
+  copyPublished() {
     // Views again each time: the call may grow the memory.
-    const { u8, u32 } = heap(runtime);
-    const done = Atomics.load(u32, base + PARTS.done);  // before the records it follows
+    const { u8, u32 } = heap(this.runtime);
+    const { base, yAt, yView } = this;
     const written = Atomics.load(u32, base + PARTS.written);
-    for (; read < written; ++read) {
-      const at = base + PARTS.records + (read % u32[base + PARTS.slots]) * 4;
+    const slots = u32[base + PARTS.slots];
+    const first = this.read;
+    for (; this.read < written && slots > 0; ++this.read) {
+      const at = base + PARTS.records + (this.read % slots) * RECORD_WORDS;
+      // Numbered but not yet whole: a later step copies it.
+      if (Atomics.load(u32, at + 4) !== this.read + 1) break;
       const bytes = u32[at + 1];
       const runs = u32[at + 2];
       const stride = u32[at + 3];
       const offset = u32[at] - yAt;
       if (offset < 0 || offset + (runs - 1) * stride + bytes > yView.length) {
-        whole = false;
+        this.whole = false;
         continue;
       }
       for (let run = 0; run < runs; ++run) {
         const from = yAt + offset + run * stride;
         yView.set(u8.subarray(from, from + bytes), offset + run * stride);
       }
-      copied += runs * bytes;
+      this.copied += runs * bytes;
     }
-    Atomics.store(u32, base + PARTS.read, read);
-    if (done) return whole && copied === yView.length && !Atomics.load(u32, base + PARTS.lost);
-    if (page < yView.length) {
-      // Rewrites the byte as it is: the part copied there, if any, stays.
-      yView[page] |= 0;
-      page += OS_PAGE_BYTES;
-    }
+    Atomics.store(u32, base + PARTS.read, this.read);
+    return this.read > first;
+  }
+
+  mapPage() {
+    if (this.page >= this.yView.length) return false;
+    // Rewrites the byte as it is: the part copied there, if any, stays.
+    this.yView[this.page] |= 0;
+    this.page += OS_PAGE_BYTES;
+    return true;
+  }
+
+  // Whether the parts copied were all of Y, once the call has returned and a last step has
+  // copied what it published (else the caller copies Y whole: one of many small tiles may run
+  // out of slots).
+  complete() {
+    const lost = Atomics.load(heap(this.runtime).u32, this.base + PARTS.lost);
+    return !this.failed && this.whole && this.copied === this.yView.length && !lost;
   }
 }
 

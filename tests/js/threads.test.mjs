@@ -79,13 +79,29 @@ function tensors([, xDims, gridDims, , type = 'float32']) {
           { data: values(Float32Array, gridCount, 1.2, 97), dims: gridDims }];
 }
 
+// Y of 256 KiB or more (HAND_OVER_OUTPUT_BYTES), on the paths' kinds of parts: a run per
+// channel of each tile (planar), one run of whole pixels (channels-last), a channel group's
+// planes (many channels), batches.
+const HANDED_SPECS = [
+  ['linear pairs, planar', [1, 3, 60, 70], [1, 220, 240, 2], {}],
+  ['pixel pairs, RGBA uint8, channels-last', [1, 150, 160, 4], [1, 450, 400, 2],
+   { layout: 'channels-last', paddingMode: 'border' }, 'uint8'],
+  ['3-D, 2 items', [2, 4, 20, 22, 24], [2, 32, 64, 64, 3], {}],
+  ['channel groups, 64 channels', [1, 64, 20, 20], [1, 64, 64, 2], {}],
+  ['cubic, float64', [1, 2, 40, 50], [1, 200, 180, 2], { mode: 'cubic' }, 'float64'],
+  ['nearest, 6 channels-last channels', [1, 40, 50, 6], [1, 160, 170, 2],
+   { layout: 'channels-last', mode: 'nearest' }],
+];
+
 // The core's calls that body() makes: `starts` on the call thread (startGridSample: one per
 // piece; startGridSampleReporting: one for a fresh output made meanwhile), `here` on the
-// calling thread (gridSample).
+// calling thread (gridSample; gridSampleCopying on several threads, of which `copying` counts
+// those).
 function coreCalls(body) {
   const module = embindModule();
-  const { startGridSample, startGridSampleReporting, gridSample: sampleHere } = module;
-  const calls = { starts: 0, here: 0 };
+  const { startGridSample, startGridSampleReporting, gridSample: sampleHere, gridSampleCopying } =
+      module;
+  const calls = { starts: 0, here: 0, copying: 0 };
   module.startGridSample = (...args) => {
     ++calls.starts;
     return startGridSample(...args);
@@ -98,10 +114,16 @@ function coreCalls(body) {
     ++calls.here;
     return sampleHere(...args);
   };
+  module.gridSampleCopying = (...args) => {
+    ++calls.here;
+    ++calls.copying;
+    return gridSampleCopying(...args);
+  };
   try {
     body();
   } finally {
-    Object.assign(module, { startGridSample, startGridSampleReporting, gridSample: sampleHere });
+    Object.assign(module, { startGridSample, startGridSampleReporting, gridSample: sampleHere,
+                            gridSampleCopying });
   }
   return calls;
 }
@@ -179,20 +201,7 @@ describe('threads in Node.js', () => {
 
   describe('a large fresh output handed over: Y copied into it part by part as the call ' +
            'finishes it, the bits of the call on all threads', { skip: threaded }, () => {
-    // Y of 256 KiB or more (HAND_OVER_OUTPUT_BYTES), on the paths' kinds of parts: a run per
-    // channel of each tile (planar), one run of whole pixels (channels-last), a channel group's
-    // planes (many channels), batches.
-    const HANDED = [
-      ['linear pairs, planar', [1, 3, 60, 70], [1, 220, 240, 2], {}],
-      ['pixel pairs, RGBA uint8, channels-last', [1, 150, 160, 4], [1, 450, 400, 2],
-       { layout: 'channels-last', paddingMode: 'border' }, 'uint8'],
-      ['3-D, 2 items', [2, 4, 20, 22, 24], [2, 32, 64, 64, 3], {}],
-      ['channel groups, 64 channels', [1, 64, 20, 20], [1, 64, 64, 2], {}],
-      ['cubic, float64', [1, 2, 40, 50], [1, 200, 180, 2], { mode: 'cubic' }, 'float64'],
-      ['nearest, 6 channels-last channels', [1, 40, 50, 6], [1, 160, 170, 2],
-       { layout: 'channels-last', mode: 'nearest' }],
-    ];
-    for (const spec of HANDED) {
+    for (const spec of HANDED_SPECS) {
       test(spec[0], () => {
         checkHandedOver(spec, (header) => {
           const [written, read, lost, done] = header;
@@ -204,11 +213,51 @@ describe('threads in Node.js', () => {
     }
   });
 
+  describe('a call on all threads: Y copied out part by part by the calling thread between its ' +
+           'own parts, fresh and into `out`, the bits of 1 thread', { skip: threaded }, () => {
+    for (const spec of HANDED_SPECS) {
+      test(spec[0], () => {
+        const [x, grid] = tensors(spec);
+        const one = gridSample(x, grid, { ...spec[3], numThreads: 1 });
+        const out = new one.data.constructor(one.data.length);
+        const module = embindModule();
+        const { resetFinishedParts } = module;
+        let parts = 0;
+        module.resetFinishedParts = () => (parts = resetFinishedParts());
+        let copying = 0;
+        try {
+          // The chooser's trials take turns between all threads and one fewer handed over.
+          for (let i = 0; i < 12; ++i) {
+            for (const target of [undefined, out]) {
+              out.fill(0);
+              let y;
+              parts = 0;
+              const calls = coreCalls(() => {
+                y = gridSample(x, grid, { ...spec[3], numThreads: numThreads(), out: target });
+              });
+              assert.ok(sameBits(y.data, one.data), `call ${i}, ${target ? 'out' : 'fresh'}`);
+              if (calls.copying === 0) continue;
+              ++copying;
+              const [written, read, lost, done] = new Uint32Array(instance().memory.buffer,
+                                                                  parts, 4);
+              assert.deepEqual({ read, lost, done }, { read: written, lost: 0, done: 1 });
+              assert.ok(written > 1, `${written} part(s)`);
+            }
+          }
+        } finally {
+          module.resetFinishedParts = resetFinishedParts;
+        }
+        assert.ok(copying > 0, 'sampled on all threads');
+      });
+    }
+  });
+
   test('a handed-over call whose parts find no free slot: Y copied whole after it, the same ' +
        'bits', { skip: threaded }, () => {
-    // No slot: the first part is lost, as the last would be on a call that outran the wrapper.
+    // No slot: the first part is lost, as the last would be on a call that outran the wrapper;
+    // it took a number (written), the parts after it none.
     checkHandedOver(['', [1, 3, 60, 70], [1, 220, 240, 2], {}], ([written, , lost, done]) => {
-      assert.deepEqual({ written, lost, done }, { written: 0, lost: 1, done: 1 });
+      assert.deepEqual({ written, lost, done }, { written: 1, lost: 1, done: 1 });
     }, 0);
   });
 
@@ -273,11 +322,15 @@ describe('threads in Node.js', () => {
         const [x, grid] = tensors(spec);
         const one = gridSample(x, grid, { ...spec[3], numThreads: 1 });
         // The pool's threads must have taken part: a call may end before they wake up, on a
-        // busy machine, so it is repeated until they have.
+        // busy machine, so it is repeated until they have. Where one thread is as fast, the
+        // thread choice runs such a call on all threads only in its trials: four kinds of call
+        // (fresh or into `out`, numThreads named or not), each timed of its own, give it more.
         const taken = embindModule().itemsTakenByPool();
+        const out = new one.data.constructor(one.data.length);
         let all;
-        for (let i = 0; i < 50 && embindModule().itemsTakenByPool() === taken; ++i) {
-          all = gridSample(x, grid, { ...spec[3], numThreads: numThreads() });
+        for (let i = 0; i < 60 && embindModule().itemsTakenByPool() === taken; ++i) {
+          const threads = i % 2 === 0 ? { numThreads: numThreads() } : {};
+          all = gridSample(x, grid, { ...spec[3], ...threads, out: i % 4 < 2 ? undefined : out });
           assert.deepEqual(bytes(all.data), bytes(one.data), `call ${i}`);
         }
         assert.ok(embindModule().itemsTakenByPool() > taken, 'the pool took no work');
