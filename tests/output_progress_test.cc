@@ -3,6 +3,7 @@
 // several; Waiting runs on the calling thread only.
 #include "output_progress.h"
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
@@ -43,7 +44,7 @@ class PartsSeen final : public OutputProgress {
   size_t parts = 0;
   std::vector<Run> seen;
   const std::thread::id caller = std::this_thread::get_id();
-  bool waiting_elsewhere = false;
+  std::atomic<bool> waiting_elsewhere{false};
 };
 
 struct ProgressCase {
