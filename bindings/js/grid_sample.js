@@ -6,7 +6,7 @@ import { cachedOutputShape, checkLength, elementCount } from './arguments.js';
 import { checkOut, checkStringOutput, readSampleCall } from './call_arguments.js';
 import { alignUp, allocate, attribute, errorOf, heap, putDims, withDims } from './heap.js';
 import { MAX_HEAP_BYTES } from './limits.js';
-import { sampleOnChosenThreads } from './thread_choice.js';
+import { sampleOnChosenThreads, threadsMatter } from './thread_choice.js';
 import { bytesOf, newOutputArray, stringsOfTags } from './typed_arrays.js';
 
 // Fresh outputs of at least this many bytes may be allocated, and Y copied into them part by
@@ -185,15 +185,10 @@ function sampleWhole(runtime, call, { xt, gt, yDims, out, threads, at, yBytes, f
     whileSampling(runtime, () => {
       output();
       const copier = new PartsCopier(runtime, parts, at.y, yView, true);
-      for (;;) {
-        // The call's parts are all published once it is done: one more step copies the last.
-        const done = Atomics.load(heap(runtime).u32, parts / 4 + PARTS.done);
-        copier.step();
-        if (done) break;
-      }
-      copied = copier.complete();
+      while (!copier.callDone()) copier.step();
+      copied = copier.finish();
     });
-  } else if ((threads || runtime.threads) > 1) {
+  } else if ((threads || runtime.threads) > 1 && threadsMatter(yDims)) {
     const copier = new PartsCopier(runtime, module.resetFinishedParts(), at.y, yView,
                                    out === undefined);
     module.copyFinishedParts = () => copier.step();
@@ -204,8 +199,7 @@ function sampleWhole(runtime, call, { xt, gt, yDims, out, threads, at, yBytes, f
       module.copyFinishedParts = undefined;
     }
     if (code !== runtime.ok) throw errorOf(runtime, code);
-    copier.step();
-    copied = copier.complete();
+    copied = copier.finish();
   } else {
     const code = callCore(module.gridSample, xt, gt, call, at, threads);
     if (code !== runtime.ok) throw errorOf(runtime, code);
@@ -240,7 +234,7 @@ class PartsCopier {
 
   // Copies the parts published so far, or else maps a page; returns whether it did either. It
   // may run inside the core's call (CopyFinishedParts in gridsample_embind.cc), so it throws
-  // nothing: a failure stops the copying, and the caller copies Y whole (complete()).
+  // nothing: a failure stops the copying, and the caller copies Y whole (finish()).
   step() {
     if (this.failed) return false;
     try {
@@ -288,10 +282,16 @@ class PartsCopier {
     return true;
   }
 
-  // Whether the parts copied were all of Y, once the call has returned and a last step has
-  // copied what it published (else the caller copies Y whole: one of many small tiles may run
-  // out of slots).
-  complete() {
+  // Whether the call has returned: every part it reports is published by then.
+  callDone() {
+    return Atomics.load(heap(this.runtime).u32, this.base + PARTS.done) !== 0;
+  }
+
+  // Once the call has returned: copies its last published parts and says whether the parts
+  // copied were all of Y (else the caller copies Y whole: one of many small tiles may run out
+  // of slots).
+  finish() {
+    this.step();
     const lost = Atomics.load(heap(this.runtime).u32, this.base + PARTS.lost);
     return !this.failed && this.whole && this.copied === this.yView.length && !lost;
   }

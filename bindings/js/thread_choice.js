@@ -35,6 +35,13 @@ const MAX_SIGNATURES = 64;
 // as long as the timing itself, and the core keeps most of them on one thread anyway.
 const CHOSEN_THREADS_OUTPUTS = 4096;
 
+// Whether a call of output dims yDims lasts long enough for the way its threads run to matter
+// (CHOSEN_THREADS_OUTPUTS): shorter calls are not timed here, nor do they copy Y out during
+// the call (grid_sample.js, sampleWhole), whose bookkeeping cost them a tenth or more.
+export function threadsMatter(yDims) {
+  return elementCount(yDims) >= CHOSEN_THREADS_OUTPUTS;
+}
+
 export class ThreadChooser {
   // `now`: the clock, in milliseconds.
   constructor(now = () => performance.now()) {
@@ -99,7 +106,7 @@ export class ThreadChooser {
 // on their own numThreads or all threads.
 export function sampleOnChosenThreads(chooser, call, allThreads, sample, handsOver = () => false) {
   const { xt, gt, yDims, modeValue, paddingValue, alignCorners, layoutValue, out, threads } = call;
-  if (chooser === null || elementCount(yDims) < CHOSEN_THREADS_OUTPUTS) {
+  if (chooser === null || !threadsMatter(yDims)) {
     return sample({ threads, handOver: false });
   }
   const ways = [];

@@ -167,14 +167,11 @@ describe('threads in Node.js', () => {
     }
   });
 
-  // Calls of `spec` at numThreads 1 until some are handed over to the call thread (the
-  // chooser's trials take turns between the ways), each with the bits of the call on all
-  // threads; check(header) for each handed-over call, on FinishedParts' header
-  // (gridsample_embind.cc: written, read, lost, done, slots). `slots`, if given, replaces the
+  // body(lastHeader) with the module's record of finished parts watched: lastHeader() gives
+  // FinishedParts' header (gridsample_embind.cc: written, read, lost, done) of the last call
+  // that reported parts since it was last asked, else null. `slots`, if given, replaces the
   // header's slot count as each call starts.
-  function checkHandedOver(spec, check, slots) {
-    const [x, grid] = tensors(spec);
-    const whole = gridSample(x, grid, { ...spec[3], numThreads: numThreads() });
+  function withFinishedParts(body, slots) {
     const module = embindModule();
     const { resetFinishedParts } = module;
     let parts = 0;
@@ -183,33 +180,49 @@ describe('threads in Node.js', () => {
       if (slots !== undefined) new Uint32Array(instance().memory.buffer, parts, 5)[4] = slots;
       return parts;
     };
-    let handed = 0;
+    const lastHeader = () => {
+      const at = parts;
+      parts = 0;
+      return at === 0 ? null : [...new Uint32Array(instance().memory.buffer, at, 4)];
+    };
     try {
-      for (let i = 0; i < 12; ++i) {
-        parts = 0;
-        const fresh = gridSample(x, grid, { ...spec[3], numThreads: 1 });
-        assert.ok(sameBits(fresh.data, whole.data), `call ${i}`);
-        if (parts === 0) continue;
-        ++handed;
-        check([...new Uint32Array(instance().memory.buffer, parts, 4)]);
-      }
+      body(lastHeader);
     } finally {
       module.resetFinishedParts = resetFinishedParts;
     }
+  }
+
+  // A call's header whose parts were all copied as they came: every part read, none lost, and
+  // more than one (some copied while the call sampled the rest).
+  function assertCopiedAsTheyCame([written, read, lost, done]) {
+    assert.deepEqual({ read, lost, done }, { read: written, lost: 0, done: 1 });
+    assert.ok(written > 1, `${written} part(s)`);
+  }
+
+  // Calls of `spec` at numThreads 1 until some are handed over to the call thread (the
+  // chooser's trials take turns between the ways), each with the bits of the call on all
+  // threads; check(header) for each handed-over call (withFinishedParts, `slots` as there).
+  function checkHandedOver(spec, check, slots) {
+    const [x, grid] = tensors(spec);
+    const whole = gridSample(x, grid, { ...spec[3], numThreads: numThreads() });
+    let handed = 0;
+    withFinishedParts((lastHeader) => {
+      for (let i = 0; i < 12; ++i) {
+        const fresh = gridSample(x, grid, { ...spec[3], numThreads: 1 });
+        assert.ok(sameBits(fresh.data, whole.data), `call ${i}`);
+        const header = lastHeader();
+        if (header === null) continue;
+        ++handed;
+        check(header);
+      }
+    }, slots);
     assert.ok(handed > 0, 'handed over');
   }
 
   describe('a large fresh output handed over: Y copied into it part by part as the call ' +
            'finishes it, the bits of the call on all threads', { skip: threaded }, () => {
     for (const spec of HANDED_SPECS) {
-      test(spec[0], () => {
-        checkHandedOver(spec, (header) => {
-          const [written, read, lost, done] = header;
-          assert.deepEqual({ read, lost, done }, { read: written, lost: 0, done: 1 });
-          // More than one: some copied while the call sampled the rest.
-          assert.ok(written > 1, `${written} part(s)`);
-        });
-      });
+      test(spec[0], () => checkHandedOver(spec, assertCopiedAsTheyCame));
     }
   });
 
@@ -220,33 +233,24 @@ describe('threads in Node.js', () => {
         const [x, grid] = tensors(spec);
         const one = gridSample(x, grid, { ...spec[3], numThreads: 1 });
         const out = new one.data.constructor(one.data.length);
-        const module = embindModule();
-        const { resetFinishedParts } = module;
-        let parts = 0;
-        module.resetFinishedParts = () => (parts = resetFinishedParts());
         let copying = 0;
-        try {
+        withFinishedParts((lastHeader) => {
           // The chooser's trials take turns between all threads and one fewer handed over.
           for (let i = 0; i < 12; ++i) {
             for (const target of [undefined, out]) {
               out.fill(0);
               let y;
-              parts = 0;
               const calls = coreCalls(() => {
                 y = gridSample(x, grid, { ...spec[3], numThreads: numThreads(), out: target });
               });
               assert.ok(sameBits(y.data, one.data), `call ${i}, ${target ? 'out' : 'fresh'}`);
+              const header = lastHeader();
               if (calls.copying === 0) continue;
               ++copying;
-              const [written, read, lost, done] = new Uint32Array(instance().memory.buffer,
-                                                                  parts, 4);
-              assert.deepEqual({ read, lost, done }, { read: written, lost: 0, done: 1 });
-              assert.ok(written > 1, `${written} part(s)`);
+              assertCopiedAsTheyCame(header);
             }
           }
-        } finally {
-          module.resetFinishedParts = resetFinishedParts;
-        }
+        });
         assert.ok(copying > 0, 'sampled on all threads');
       });
     }
